@@ -1,0 +1,41 @@
+package dev.mailqueue.api;
+
+/**
+ * The size limits every enqueued mail must keep. Values come from the RFCs where one sets them and
+ * are otherwise the documented defaults of this queue.
+ */
+public final class MailLimits {
+
+    /** RFC 5321 §4.5.3.1.3: a path is at most 256 octets with its angle brackets, so 254 for the address. */
+    public static final int ADDRESS_OCTETS = 254;
+
+    /** RFC 5321 §4.5.3.1.1: the local part is at most 64 octets. */
+    public static final int LOCAL_PART_OCTETS = 64;
+
+    /** RFC 5321 §4.5.3.1.2: the domain is at most 255 octets. */
+    public static final int DOMAIN_OCTETS = 255;
+
+    /** RFC 5321 §4.5.3.1.8: a server must accept at least 100 recipients; to, cc and bcc together. */
+    public static final int RECIPIENTS = 100;
+
+    /** RFC 5322 §2.1.1: a header line is at most 998 characters; the subject is held to that. */
+    public static final int SUBJECT_CHARS = 998;
+
+    /** Display name of the sender, in characters. */
+    public static final int DISPLAY_NAME_CHARS = 200;
+
+    /** Text body and HTML body, each, in characters: 1 MiB worth (1,048,576). */
+    public static final int BODY_CHARS = 1_048_576;
+
+    /** Lowest priority; JMS uses the same 0..9 scale. */
+    public static final int PRIORITY_MIN = 0;
+
+    /** Highest priority. */
+    public static final int PRIORITY_MAX = 9;
+
+    /** Priority of a mail that names none, as in JMS. */
+    public static final int PRIORITY_DEFAULT = 4;
+
+    private MailLimits() {
+    }
+}

@@ -1,0 +1,36 @@
+package dev.mailqueue.api;
+
+/**
+ * The mail queue's use cases, shared by the local view and the remote view
+ * ({@link MailQueueRemote}). An application hands a mail over and returns at once; the queue sends it
+ * later, retrying failed attempts, at the rate the SMTP server allows.
+ */
+public interface MailQueue {
+
+    /**
+     * Queues one mail. Joins the caller's JTA transaction: if the caller rolls back, nothing is queued
+     * (transactional outbox); without a caller transaction the mail is committed on return.
+     *
+     * @param request the mail; see {@link MailRequest} for the rules
+     * @return the id and the Message-ID the mail will carry on every attempt
+     * @throws InvalidMailException when the request breaks a rule; names each field at fault
+     */
+    EnqueueReceipt enqueue(MailRequest request);
+
+    /**
+     * @param id the id from {@link EnqueueReceipt#getId()}
+     * @return the mail's status, attempt log and envelope
+     * @throws MailNotFoundException when no mail has this id
+     */
+    MailView find(long id);
+
+    /**
+     * Withdraws a mail that has not been claimed yet; it becomes {@link MailStatus#CANCELLED}.
+     *
+     * @param id the mail
+     * @return the mail after the change
+     * @throws MailNotFoundException when no mail has this id
+     * @throws MailStateException    when the mail is not {@link MailStatus#QUEUED} (being sent or done)
+     */
+    MailView cancel(long id);
+}

@@ -1,0 +1,235 @@
+package dev.mailqueue.api;
+
+import dev.mailqueue.api.validation.DeliverableMail;
+import dev.mailqueue.api.validation.MailAddress;
+import dev.mailqueue.api.validation.NoLineBreaks;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Size;
+
+import java.io.Serializable;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * One mail to enqueue, as a caller describes it: the JSON body of {@code POST /api/mails} and the
+ * argument of {@link MailQueue#enqueue(MailRequest)}. Addresses are bare ({@code user@example.com});
+ * the sender's display name goes in {@link #getFromName()}. Limits are those of {@link MailLimits}.
+ * A request that breaks a rule is refused whole with an {@link InvalidMailException} naming the field.
+ */
+@DeliverableMail
+public class MailRequest implements Serializable {
+
+    private static final long serialVersionUID = 1L;
+
+    @NotNull(message = "is required")
+    @MailAddress
+    private String from;
+
+    @Size(max = MailLimits.DISPLAY_NAME_CHARS, message = "must be at most {max} characters")
+    @NoLineBreaks
+    private String fromName;
+
+    @MailAddress
+    private String replyTo;
+
+    private List<@NotNull(message = "must not be null") @MailAddress String> to = new ArrayList<>();
+
+    private List<@NotNull(message = "must not be null") @MailAddress String> cc = new ArrayList<>();
+
+    private List<@NotNull(message = "must not be null") @MailAddress String> bcc = new ArrayList<>();
+
+    @Size(max = MailLimits.SUBJECT_CHARS, message = "must be at most {max} characters (RFC 5322 2.1.1)")
+    @NoLineBreaks
+    private String subject;
+
+    @Size(max = MailLimits.BODY_CHARS, message = "must be at most {max} characters")
+    private String text;
+
+    @Size(max = MailLimits.BODY_CHARS, message = "must be at most {max} characters")
+    private String html;
+
+    @Min(value = MailLimits.PRIORITY_MIN, message = "must be between 0 and 9")
+    @Max(value = MailLimits.PRIORITY_MAX, message = "must be between 0 and 9")
+    private Integer priority;
+
+    private Instant notBefore;
+
+    /** An empty request; JSON-B and Java callers fill it through the setters or the fluent methods. */
+    public MailRequest() {
+    }
+
+    /** @return the sender's bare address, required; also the envelope sender (RFC 5321 MAIL FROM) */
+    public String getFrom() {
+        return from;
+    }
+
+    public void setFrom(String from) {
+        this.from = from;
+    }
+
+    /** @return the sender's display name, optional, at most 200 characters, no line breaks */
+    public String getFromName() {
+        return fromName;
+    }
+
+    public void setFromName(String fromName) {
+        this.fromName = fromName;
+    }
+
+    /** @return the Reply-To address, optional */
+    public String getReplyTo() {
+        return replyTo;
+    }
+
+    public void setReplyTo(String replyTo) {
+        this.replyTo = replyTo;
+    }
+
+    /** @return the To recipients; to, cc and bcc hold 1 to 100 addresses together */
+    public List<String> getTo() {
+        return to;
+    }
+
+    public void setTo(List<String> to) {
+        this.to = to;
+    }
+
+    /** @return the Cc recipients */
+    public List<String> getCc() {
+        return cc;
+    }
+
+    public void setCc(List<String> cc) {
+        this.cc = cc;
+    }
+
+    /** @return the Bcc recipients: in the SMTP envelope, never in the headers */
+    public List<String> getBcc() {
+        return bcc;
+    }
+
+    public void setBcc(List<String> bcc) {
+        this.bcc = bcc;
+    }
+
+    /** @return the subject, optional, at most 998 characters, no line breaks */
+    public String getSubject() {
+        return subject;
+    }
+
+    public void setSubject(String subject) {
+        this.subject = subject;
+    }
+
+    /** @return the plain-text body; a text or an HTML body (or both) is required */
+    public String getText() {
+        return text;
+    }
+
+    public void setText(String text) {
+        this.text = text;
+    }
+
+    /** @return the HTML body; with a text body too the mail is multipart/alternative */
+    public String getHtml() {
+        return html;
+    }
+
+    public void setHtml(String html) {
+        this.html = html;
+    }
+
+    /** @return priority 0 (lowest) to 9 (highest); null means {@link MailLimits#PRIORITY_DEFAULT} */
+    public Integer getPriority() {
+        return priority;
+    }
+
+    public void setPriority(Integer priority) {
+        this.priority = priority;
+    }
+
+    /** @return the earliest time the mail may be sent; null or past means as soon as possible */
+    public Instant getNotBefore() {
+        return notBefore;
+    }
+
+    public void setNotBefore(Instant notBefore) {
+        this.notBefore = notBefore;
+    }
+
+    /** Fluent form of {@link #setFrom(String)}. @return this request */
+    public MailRequest from(String address) {
+        this.from = address;
+        return this;
+    }
+
+    /** Fluent form of {@link #setFromName(String)}. @return this request */
+    public MailRequest fromName(String name) {
+        this.fromName = name;
+        return this;
+    }
+
+    /** Fluent form of {@link #setReplyTo(String)}. @return this request */
+    public MailRequest replyTo(String address) {
+        this.replyTo = address;
+        return this;
+    }
+
+    /** Adds To recipients. @return this request */
+    public MailRequest to(String... addresses) {
+        this.to = append(this.to, addresses);
+        return this;
+    }
+
+    /** Adds Cc recipients. @return this request */
+    public MailRequest cc(String... addresses) {
+        this.cc = append(this.cc, addresses);
+        return this;
+    }
+
+    /** Adds Bcc recipients. @return this request */
+    public MailRequest bcc(String... addresses) {
+        this.bcc = append(this.bcc, addresses);
+        return this;
+    }
+
+    /** Fluent form of {@link #setSubject(String)}. @return this request */
+    public MailRequest subject(String subject) {
+        this.subject = subject;
+        return this;
+    }
+
+    /** Fluent form of {@link #setText(String)}. @return this request */
+    public MailRequest text(String text) {
+        this.text = text;
+        return this;
+    }
+
+    /** Fluent form of {@link #setHtml(String)}. @return this request */
+    public MailRequest html(String html) {
+        this.html = html;
+        return this;
+    }
+
+    /** Fluent form of {@link #setPriority(Integer)}. @return this request */
+    public MailRequest priority(int priority) {
+        this.priority = priority;
+        return this;
+    }
+
+    /** Fluent form of {@link #setNotBefore(Instant)}. @return this request */
+    public MailRequest notBefore(Instant notBefore) {
+        this.notBefore = notBefore;
+        return this;
+    }
+
+    private static List<String> append(List<String> list, String... addresses) {
+        List<String> result = list == null ? new ArrayList<>() : new ArrayList<>(list);
+        result.addAll(Arrays.asList(addresses));
+        return result;
+    }
+}

@@ -1,0 +1,23 @@
+package dev.mailqueue.api;
+
+/**
+ * Where a queued mail is in its life. {@link #QUEUED} and {@link #SENDING} are live; the others are
+ * terminal and never change again on their own.
+ */
+public enum MailStatus {
+    /** Waiting to be claimed once its not-before time has come and attempts remain. */
+    QUEUED,
+    /** Claimed by a dispatcher that holds its lease; comes back as claimable when the lease expires. */
+    SENDING,
+    /** Accepted by the SMTP server (reply 250 to the end of DATA). */
+    SENT,
+    /** Every attempt failed; {@code lastError} says why the last one did. */
+    FAILED,
+    /** Withdrawn by a caller before it was sent. */
+    CANCELLED;
+
+    /** @return true for the states a mail never leaves */
+    public boolean isTerminal() {
+        return this == SENT || this == FAILED || this == CANCELLED;
+    }
+}

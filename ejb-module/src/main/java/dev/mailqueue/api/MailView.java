@@ -1,0 +1,169 @@
+package dev.mailqueue.api;
+
+import java.io.Serializable;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A queued mail as a caller may see it: its delivery state and attempt log, and the envelope, without
+ * the bodies. The JSON of {@code GET /api/mails/{id}}.
+ */
+public class MailView implements Serializable {
+
+    private static final long serialVersionUID = 1L;
+
+    private long id;
+    private String messageId;
+    private MailStatus status;
+    private int priority;
+    private String from;
+    private List<String> to = new ArrayList<>();
+    private List<String> cc = new ArrayList<>();
+    private List<String> bcc = new ArrayList<>();
+    private String subject;
+    private Instant createdAt;
+    private Instant notBefore;
+    private int attemptsRemaining;
+    private Instant lastAttemptAt;
+    private Instant sentAt;
+    private String lastError;
+    private List<AttemptView> attempts = new ArrayList<>();
+
+    /** For JSON-B. */
+    public MailView() {
+    }
+
+    public long getId() {
+        return id;
+    }
+
+    public void setId(long id) {
+        this.id = id;
+    }
+
+    public String getMessageId() {
+        return messageId;
+    }
+
+    public void setMessageId(String messageId) {
+        this.messageId = messageId;
+    }
+
+    public MailStatus getStatus() {
+        return status;
+    }
+
+    public void setStatus(MailStatus status) {
+        this.status = status;
+    }
+
+    /** @return 0 (lowest) to 9 (highest) */
+    public int getPriority() {
+        return priority;
+    }
+
+    public void setPriority(int priority) {
+        this.priority = priority;
+    }
+
+    public String getFrom() {
+        return from;
+    }
+
+    public void setFrom(String from) {
+        this.from = from;
+    }
+
+    public List<String> getTo() {
+        return to;
+    }
+
+    public void setTo(List<String> to) {
+        this.to = to;
+    }
+
+    public List<String> getCc() {
+        return cc;
+    }
+
+    public void setCc(List<String> cc) {
+        this.cc = cc;
+    }
+
+    public List<String> getBcc() {
+        return bcc;
+    }
+
+    public void setBcc(List<String> bcc) {
+        this.bcc = bcc;
+    }
+
+    public String getSubject() {
+        return subject;
+    }
+
+    public void setSubject(String subject) {
+        this.subject = subject;
+    }
+
+    public Instant getCreatedAt() {
+        return createdAt;
+    }
+
+    public void setCreatedAt(Instant createdAt) {
+        this.createdAt = createdAt;
+    }
+
+    /** @return the earliest time of the next attempt; pushed back after a failed attempt */
+    public Instant getNotBefore() {
+        return notBefore;
+    }
+
+    public void setNotBefore(Instant notBefore) {
+        this.notBefore = notBefore;
+    }
+
+    /** @return how many more attempts the queue will make, 0 when it has given up or sent */
+    public int getAttemptsRemaining() {
+        return attemptsRemaining;
+    }
+
+    public void setAttemptsRemaining(int attemptsRemaining) {
+        this.attemptsRemaining = attemptsRemaining;
+    }
+
+    public Instant getLastAttemptAt() {
+        return lastAttemptAt;
+    }
+
+    public void setLastAttemptAt(Instant lastAttemptAt) {
+        this.lastAttemptAt = lastAttemptAt;
+    }
+
+    public Instant getSentAt() {
+        return sentAt;
+    }
+
+    public void setSentAt(Instant sentAt) {
+        this.sentAt = sentAt;
+    }
+
+    /** @return why the last failed attempt failed, or null */
+    public String getLastError() {
+        return lastError;
+    }
+
+    public void setLastError(String lastError) {
+        this.lastError = lastError;
+    }
+
+    /** @return the attempt log, oldest first */
+    public List<AttemptView> getAttempts() {
+        return attempts;
+    }
+
+    public void setAttempts(List<AttemptView> attempts) {
+        this.attempts = attempts;
+    }
+}

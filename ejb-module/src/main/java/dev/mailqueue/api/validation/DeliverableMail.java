@@ -1,0 +1,29 @@
+package dev.mailqueue.api.validation;
+
+import jakarta.validation.Constraint;
+import jakarta.validation.Payload;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.Retention;
+import java.lang.annotation.Target;
+
+import static java.lang.annotation.ElementType.TYPE;
+import static java.lang.annotation.RetentionPolicy.RUNTIME;
+
+/**
+ * The rules of a mail request that span fields: at least one recipient in to, cc or bcc, at most
+ * {@link dev.mailqueue.api.MailLimits#RECIPIENTS} in all, and a text or an HTML body. Each violation
+ * names the field it is reported on ({@code to} or {@code text}).
+ */
+@Documented
+@Constraint(validatedBy = DeliverableMailValidator.class)
+@Target(TYPE)
+@Retention(RUNTIME)
+public @interface DeliverableMail {
+
+    String message() default "is not deliverable";
+
+    Class<?>[] groups() default {};
+
+    Class<? extends Payload>[] payload() default {};
+}

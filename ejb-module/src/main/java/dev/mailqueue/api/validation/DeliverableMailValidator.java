@@ -1,0 +1,46 @@
+package dev.mailqueue.api.validation;
+
+import dev.mailqueue.api.MailLimits;
+import dev.mailqueue.api.MailRequest;
+import jakarta.validation.ConstraintValidator;
+import jakarta.validation.ConstraintValidatorContext;
+
+import java.util.List;
+
+/** Checks {@link DeliverableMail} on a {@link MailRequest}. */
+public class DeliverableMailValidator implements ConstraintValidator<DeliverableMail, MailRequest> {
+
+    @Override
+    public boolean isValid(MailRequest mail, ConstraintValidatorContext context) {
+        if (mail == null) {
+            return true;
+        }
+        context.disableDefaultConstraintViolation();
+        boolean valid = true;
+        int recipients = size(mail.getTo()) + size(mail.getCc()) + size(mail.getBcc());
+        if (recipients == 0) {
+            violation(context, "to", "at least one recipient is required in to, cc or bcc");
+            valid = false;
+        } else if (recipients > MailLimits.RECIPIENTS) {
+            violation(context, "to", "at most 100 recipients in to, cc and bcc together (RFC 5321 4.5.3.1.8)");
+            valid = false;
+        }
+        if (isEmpty(mail.getText()) && isEmpty(mail.getHtml())) {
+            violation(context, "text", "a text or an HTML body is required");
+            valid = false;
+        }
+        return valid;
+    }
+
+    private static void violation(ConstraintValidatorContext context, String field, String message) {
+        context.buildConstraintViolationWithTemplate(message).addPropertyNode(field).addConstraintViolation();
+    }
+
+    private static int size(List<?> list) {
+        return list == null ? 0 : list.size();
+    }
+
+    private static boolean isEmpty(String s) {
+        return s == null || s.isEmpty();
+    }
+}

@@ -1,0 +1,75 @@
+package dev.mailqueue.api.validation;
+
+import dev.mailqueue.api.MailLimits;
+import jakarta.mail.internet.AddressException;
+import jakarta.mail.internet.InternetAddress;
+import jakarta.validation.ConstraintValidator;
+import jakarta.validation.ConstraintValidatorContext;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Checks {@link MailAddress}: strict RFC 822 parsing by {@link InternetAddress}, then the RFC 5321
+ * octet limits, then that the text is the bare address and nothing more (no display name, no group,
+ * no second address, no line break).
+ */
+public class MailAddressValidator implements ConstraintValidator<MailAddress, String> {
+
+    @Override
+    public boolean isValid(String value, ConstraintValidatorContext context) {
+        if (value == null) {
+            return true;
+        }
+        String problem = problemWith(value);
+        if (problem == null) {
+            return true;
+        }
+        context.disableDefaultConstraintViolation();
+        // The text may echo the caller's input; keep message-template syntax out of it.
+        String literal = problem.replaceAll("[{}$\\\\]", "");
+        context.buildConstraintViolationWithTemplate(literal).addConstraintViolation();
+        return false;
+    }
+
+    /**
+     * @param value the candidate address, not null
+     * @return null when the address is acceptable, otherwise a sentence that says what is wrong
+     */
+    static String problemWith(String value) {
+        if (value.isBlank()) {
+            return "must not be blank";
+        }
+        if (value.indexOf('\r') >= 0 || value.indexOf('\n') >= 0) {
+            return "must not contain a line break";
+        }
+        InternetAddress parsed;
+        try {
+            parsed = new InternetAddress(value, true);
+            parsed.validate();
+        } catch (AddressException e) {
+            return "is not a valid e-mail address: " + e.getMessage();
+        }
+        if (parsed.isGroup() || parsed.getPersonal() != null || !value.equals(parsed.getAddress())) {
+            return "must be a bare address such as user@example.com, without a display name";
+        }
+        String address = parsed.getAddress();
+        int at = address.lastIndexOf('@');
+        if (at <= 0) {
+            return "must have a local part and a domain";
+        }
+        if (octets(address) > MailLimits.ADDRESS_OCTETS) {
+            return "is longer than 254 octets (RFC 5321 4.5.3.1.3)";
+        }
+        if (octets(address.substring(0, at)) > MailLimits.LOCAL_PART_OCTETS) {
+            return "has a local part longer than 64 octets (RFC 5321 4.5.3.1.1)";
+        }
+        if (octets(address.substring(at + 1)) > MailLimits.DOMAIN_OCTETS) {
+            return "has a domain longer than 255 octets (RFC 5321 4.5.3.1.2)";
+        }
+        return null;
+    }
+
+    private static int octets(String s) {
+        return s.getBytes(StandardCharsets.UTF_8).length;
+    }
+}

@@ -1,0 +1,2 @@
+/** The timer that starts the dispatch job, and nothing else. */
+package dev.mailqueue.dispatch.boundary;

@@ -1,0 +1,49 @@
+package dev.mailqueue.dispatch.control;
+
+import jakarta.annotation.PostConstruct;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+
+/**
+ * Names this server in leases and in the attempt log: {@code host/name}, where name is
+ * {@code mailqueue.instance} (server.xml sets it to the Liberty server's name).
+ */
+@ApplicationScoped
+public class ServerInstance {
+
+    @Inject
+    @ConfigProperty(name = "mailqueue.instance", defaultValue = "mailqueue")
+    String configuredName;
+
+    private String name;
+
+    @PostConstruct
+    void init() {
+        name = host() + "/" + configuredName;
+    }
+
+    /** @return this server's name, e.g. {@code mail1.example.com/mailqueue}, at most 120 characters */
+    public String name() {
+        return name.length() <= 120 ? name : name.substring(0, 120);
+    }
+
+    /**
+     * @param jobExecutionId the dispatch job execution that claims
+     * @return the lease owner for rows that execution claims: unique per server and execution
+     */
+    public String leaseOwner(long jobExecutionId) {
+        return name() + "#" + jobExecutionId;
+    }
+
+    private static String host() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            return "unknown-host";
+        }
+    }
+}

@@ -1,0 +1,66 @@
+package dev.mailqueue.dispatch.control;
+
+import jakarta.mail.MessagingException;
+import jakarta.mail.Session;
+import jakarta.mail.Transport;
+import jakarta.mail.internet.MimeMessage;
+
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * One SMTP connection of the container's mail session, opened on first use and reused for every mail
+ * a claimer sends; reopened on the next mail after it broke. Host, port, credentials and the connect,
+ * read and write timeouts are the {@code <mailSession>}'s; nothing here overrides them. Not thread
+ * safe: one per claimer.
+ */
+public class SmtpConnection implements AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(SmtpConnection.class.getName());
+
+    private final Session session;
+    private Transport transport;
+
+    /** @param session the container-managed mail session, looked up, never built here */
+    public SmtpConnection(Session session) {
+        this.session = session;
+    }
+
+    /**
+     * Sends one message to all its recipients (to, cc and bcc) over the open connection.
+     *
+     * @param message a saved message
+     * @return the server's reply to the end of DATA, e.g. {@code 250 OK}
+     * @throws MessagingException when connecting fails, or the server refuses the sender, every
+     *                            recipient or the data, or the connection breaks or times out
+     */
+    public SmtpReply send(MimeMessage message) throws MessagingException {
+        if (transport == null) {
+            Transport opened = session.getTransport();
+            opened.connect();
+            transport = opened;
+        }
+        try {
+            transport.sendMessage(message, message.getAllRecipients());
+            return SmtpReply.lastOf(transport);
+        } catch (MessagingException e) {
+            if (!transport.isConnected()) {
+                close();
+            }
+            throw e;
+        }
+    }
+
+    /** Closes the connection (QUIT) if one is open; a later send opens a new one. */
+    @Override
+    public void close() {
+        if (transport != null) {
+            try {
+                transport.close();
+            } catch (MessagingException e) {
+                LOG.log(Level.FINE, "SMTP connection did not close cleanly", e);
+            }
+            transport = null;
+        }
+    }
+}

@@ -1,0 +1,73 @@
+package dev.mailqueue.mail.boundary;
+
+import dev.mailqueue.api.EnqueueReceipt;
+import dev.mailqueue.api.MailNotFoundException;
+import dev.mailqueue.api.MailRequest;
+import dev.mailqueue.api.MailStateException;
+import dev.mailqueue.api.MailStatus;
+import dev.mailqueue.api.MailView;
+import dev.mailqueue.mail.control.MailFactory;
+import dev.mailqueue.mail.control.MailRequestValidator;
+import dev.mailqueue.mail.control.MailViews;
+import dev.mailqueue.mail.entity.MailAttempt;
+import dev.mailqueue.mail.entity.MailMessage;
+import dev.mailqueue.mail.entity.Utc;
+import dev.mailqueue.api.MailQueueRemote;
+import jakarta.ejb.Stateless;
+import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.LockModeType;
+import jakarta.persistence.PersistenceContext;
+
+/**
+ * The queue's facade: enqueue, look up and cancel mails. Every method joins the caller's JTA
+ * transaction (REQUIRED), so a mail enqueued in a transaction that rolls back is never sent.
+ */
+@Stateless
+public class Mails implements MailQueueLocal, MailQueueRemote {
+
+    @PersistenceContext(unitName = "mailqueue")
+    EntityManager em;
+
+    @Inject
+    MailRequestValidator validator;
+
+    @Inject
+    MailFactory factory;
+
+    @Override
+    public EnqueueReceipt enqueue(MailRequest request) {
+        validator.check(request);
+        MailMessage mail = factory.create(request, Utc.now());
+        em.persist(mail); // the sequence assigns the id here, no flush needed
+        return new EnqueueReceipt(mail.getId(), mail.getMessageId(), mail.getStatus());
+    }
+
+    @Override
+    public MailView find(long id) {
+        MailMessage mail = em.find(MailMessage.class, id);
+        if (mail == null) {
+            throw new MailNotFoundException(id);
+        }
+        return view(mail);
+    }
+
+    @Override
+    public MailView cancel(long id) {
+        MailMessage mail = em.find(MailMessage.class, id, LockModeType.PESSIMISTIC_WRITE);
+        if (mail == null) {
+            throw new MailNotFoundException(id);
+        }
+        if (mail.getStatus() != MailStatus.QUEUED) {
+            throw new MailStateException(id, mail.getStatus(), "be cancelled");
+        }
+        mail.setStatus(MailStatus.CANCELLED);
+        return view(mail);
+    }
+
+    private MailView view(MailMessage mail) {
+        return MailViews.of(mail, em.createNamedQuery(MailAttempt.BY_MAIL, MailAttempt.class)
+                .setParameter("mailId", mail.getId())
+                .getResultList());
+    }
+}

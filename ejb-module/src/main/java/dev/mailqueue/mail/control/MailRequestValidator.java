@@ -1,0 +1,63 @@
+package dev.mailqueue.mail.control;
+
+import dev.mailqueue.api.FieldError;
+import dev.mailqueue.api.InvalidMailException;
+import dev.mailqueue.api.MailRequest;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.validation.ConstraintViolation;
+import jakarta.validation.ElementKind;
+import jakarta.validation.Path;
+import jakarta.validation.Validator;
+
+import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Runs the Bean Validation rules of {@link MailRequest} and turns violations into an
+ * {@link InvalidMailException} whose fields are named as in the JSON ({@code to[0]}, {@code subject}).
+ */
+@ApplicationScoped
+public class MailRequestValidator {
+
+    @Inject
+    Validator validator;
+
+    /**
+     * @param request the request to check, may be null
+     * @throws InvalidMailException when the request is null or breaks any rule; lists every violation
+     */
+    public void check(MailRequest request) {
+        if (request == null) {
+            throw new InvalidMailException(List.of(new FieldError("", "a mail is required")));
+        }
+        Set<ConstraintViolation<MailRequest>> violations = validator.validate(request);
+        if (!violations.isEmpty()) {
+            throw new InvalidMailException(violations.stream()
+                    .map(v -> new FieldError(fieldName(v.getPropertyPath()), v.getMessage()))
+                    .sorted(Comparator.comparing(FieldError::getField).thenComparing(FieldError::getMessage))
+                    .toList());
+        }
+    }
+
+    /**
+     * @param path a Bean Validation property path
+     * @return the path as the JSON names it: {@code to[1]} rather than {@code to[1].<list element>}
+     */
+    static String fieldName(Path path) {
+        StringBuilder name = new StringBuilder();
+        for (Path.Node node : path) {
+            if (node.isInIterable()) {
+                name.append('[').append(node.getIndex() != null ? node.getIndex() : node.getKey()).append(']');
+            }
+            if (node.getKind() == ElementKind.PROPERTY && node.getName() != null) {
+                if (!name.isEmpty()) {
+                    name.append('.');
+                }
+                name.append(node.getName());
+            }
+        }
+        return name.toString();
+    }
+}

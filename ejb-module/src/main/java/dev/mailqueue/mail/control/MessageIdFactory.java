@@ -1,0 +1,31 @@
+package dev.mailqueue.mail.control;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * Makes the RFC 5322 §3.6.4 Message-ID of a mail when it is enqueued: {@code <random-uuid@domain>}.
+ * The domain is {@code mailqueue.message-id.domain} when configured, else the sender's domain. The id
+ * is stored with the mail and used on every attempt, so a receiver can recognise a resend.
+ */
+@ApplicationScoped
+public class MessageIdFactory {
+
+    @Inject
+    @ConfigProperty(name = "mailqueue.message-id.domain")
+    Optional<String> domain;
+
+    /**
+     * @param fromAddress the sender's bare address, already validated
+     * @return a new Message-ID with angle brackets, at most 255 characters
+     */
+    public String create(String fromAddress) {
+        String right = domain.filter(d -> !d.isBlank())
+                .orElseGet(() -> fromAddress.substring(fromAddress.lastIndexOf('@') + 1));
+        return "<" + UUID.randomUUID() + "@" + right + ">";
+    }
+}

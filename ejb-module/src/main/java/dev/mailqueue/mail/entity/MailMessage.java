@@ -1,0 +1,302 @@
+package dev.mailqueue.mail.entity;
+
+import dev.mailqueue.api.MailStatus;
+import jakarta.persistence.Basic;
+import jakarta.persistence.Column;
+import jakarta.persistence.Convert;
+import jakarta.persistence.Entity;
+import jakarta.persistence.EnumType;
+import jakarta.persistence.Enumerated;
+import jakarta.persistence.FetchType;
+import jakarta.persistence.GeneratedValue;
+import jakarta.persistence.GenerationType;
+import jakarta.persistence.Id;
+import jakarta.persistence.Lob;
+import jakarta.persistence.NamedQuery;
+import jakarta.persistence.SequenceGenerator;
+import jakarta.persistence.Table;
+
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One queued mail: what to send, and where it is in its delivery. Times are UTC wall-clock
+ * ({@link LocalDateTime} in UTC), so servers in different time zones agree on due times and leases.
+ * While {@link MailStatus#SENDING} the row carries a lease: the claimer that owns it and when the
+ * lease expires; after that another claimer may take the row over.
+ */
+@Entity
+@Table(name = "MAIL_MESSAGE")
+@NamedQuery(name = MailMessage.DUE_IDS, query = """
+        SELECT m.id FROM MailMessage m
+        WHERE m.status = dev.mailqueue.api.MailStatus.QUEUED
+          AND m.notBefore <= :now AND m.attemptsRemaining > 0
+        ORDER BY m.priority DESC, m.createdAt, m.id""")
+@NamedQuery(name = MailMessage.LOCK_DUE, query = """
+        SELECT m FROM MailMessage m
+        WHERE m.id IN :ids AND m.status = dev.mailqueue.api.MailStatus.QUEUED
+          AND m.notBefore <= :now AND m.attemptsRemaining > 0""")
+@NamedQuery(name = MailMessage.EXPIRED_LEASE_IDS, query = """
+        SELECT m.id FROM MailMessage m
+        WHERE m.status = dev.mailqueue.api.MailStatus.SENDING AND m.leaseExpiresAt < :now""")
+@NamedQuery(name = MailMessage.RELEASE_EXPIRED_LEASES, query = """
+        UPDATE MailMessage m SET m.status = dev.mailqueue.api.MailStatus.QUEUED,
+            m.leaseOwner = NULL, m.leaseExpiresAt = NULL, m.lastError = :note
+        WHERE m.status = dev.mailqueue.api.MailStatus.SENDING AND m.leaseExpiresAt < :now""")
+@NamedQuery(name = MailMessage.MARK_SENT, query = """
+        UPDATE MailMessage m SET m.status = dev.mailqueue.api.MailStatus.SENT, m.sentAt = :at,
+            m.lastAttemptAt = :startedAt, m.leaseOwner = NULL, m.leaseExpiresAt = NULL, m.lastError = NULL
+        WHERE m.id = :id AND m.status = dev.mailqueue.api.MailStatus.SENDING AND m.leaseOwner = :owner""")
+@NamedQuery(name = MailMessage.MARK_FAILED_ATTEMPT, query = """
+        UPDATE MailMessage m SET m.status = :status, m.attemptsRemaining = :remaining,
+            m.notBefore = :notBefore, m.lastAttemptAt = :startedAt, m.lastError = :error,
+            m.leaseOwner = NULL, m.leaseExpiresAt = NULL
+        WHERE m.id = :id AND m.status = dev.mailqueue.api.MailStatus.SENDING AND m.leaseOwner = :owner""")
+public class MailMessage {
+
+    /** Ids of due QUEUED rows, best first: priority, then age. Parameter {@code now}. */
+    public static final String DUE_IDS = "MailMessage.dueIds";
+    /** The rows of {@code ids} that are still due, to be read with a pessimistic lock. */
+    public static final String LOCK_DUE = "MailMessage.lockDue";
+    /** Ids of SENDING rows whose lease expired before {@code now}. */
+    public static final String EXPIRED_LEASE_IDS = "MailMessage.expiredLeaseIds";
+    /** Puts SENDING rows whose lease expired back to QUEUED, noting why in last_error. */
+    public static final String RELEASE_EXPIRED_LEASES = "MailMessage.releaseExpiredLeases";
+    /** Records a successful attempt, only while {@code owner} still holds the lease. */
+    public static final String MARK_SENT = "MailMessage.markSent";
+    /** Records a failed attempt (QUEUED again or FAILED), only while {@code owner} holds the lease. */
+    public static final String MARK_FAILED_ATTEMPT = "MailMessage.markFailedAttempt";
+
+    @Id
+    @SequenceGenerator(name = "mail_message_seq", sequenceName = "MAIL_MESSAGE_SEQ", allocationSize = 50)
+    @GeneratedValue(strategy = GenerationType.SEQUENCE, generator = "mail_message_seq")
+    private Long id;
+
+    @Column(name = "MESSAGE_ID", nullable = false, updatable = false)
+    private String messageId;
+
+    @Enumerated(EnumType.STRING)
+    @Column(nullable = false)
+    private MailStatus status;
+
+    @Column(nullable = false)
+    private int priority;
+
+    @Column(name = "CREATED_AT", nullable = false, updatable = false)
+    private LocalDateTime createdAt;
+
+    @Column(name = "NOT_BEFORE", nullable = false)
+    private LocalDateTime notBefore;
+
+    @Column(name = "ATTEMPTS_REMAINING", nullable = false)
+    private int attemptsRemaining;
+
+    @Column(name = "LEASE_OWNER")
+    private String leaseOwner;
+
+    @Column(name = "LEASE_EXPIRES_AT")
+    private LocalDateTime leaseExpiresAt;
+
+    @Column(name = "LAST_ATTEMPT_AT")
+    private LocalDateTime lastAttemptAt;
+
+    @Column(name = "SENT_AT")
+    private LocalDateTime sentAt;
+
+    @Column(name = "FROM_ADDRESS", nullable = false)
+    private String fromAddress;
+
+    @Column(name = "FROM_NAME")
+    private String fromName;
+
+    @Column(name = "REPLY_TO")
+    private String replyTo;
+
+    @Convert(converter = AddressListConverter.class)
+    @Column(name = "TO_ADDRESSES")
+    private List<String> to = new ArrayList<>();
+
+    @Convert(converter = AddressListConverter.class)
+    @Column(name = "CC_ADDRESSES")
+    private List<String> cc = new ArrayList<>();
+
+    @Convert(converter = AddressListConverter.class)
+    @Column(name = "BCC_ADDRESSES")
+    private List<String> bcc = new ArrayList<>();
+
+    private String subject;
+
+    @Lob
+    @Basic(fetch = FetchType.EAGER) // the dispatcher needs the bodies of every row it claims
+    @Column(name = "TEXT_BODY")
+    private String textBody;
+
+    @Lob
+    @Basic(fetch = FetchType.EAGER)
+    @Column(name = "HTML_BODY")
+    private String htmlBody;
+
+    @Column(name = "LAST_ERROR")
+    private String lastError;
+
+    public Long getId() {
+        return id;
+    }
+
+    public String getMessageId() {
+        return messageId;
+    }
+
+    public void setMessageId(String messageId) {
+        this.messageId = messageId;
+    }
+
+    public MailStatus getStatus() {
+        return status;
+    }
+
+    public void setStatus(MailStatus status) {
+        this.status = status;
+    }
+
+    public int getPriority() {
+        return priority;
+    }
+
+    public void setPriority(int priority) {
+        this.priority = priority;
+    }
+
+    public LocalDateTime getCreatedAt() {
+        return createdAt;
+    }
+
+    public void setCreatedAt(LocalDateTime createdAt) {
+        this.createdAt = createdAt;
+    }
+
+    public LocalDateTime getNotBefore() {
+        return notBefore;
+    }
+
+    public void setNotBefore(LocalDateTime notBefore) {
+        this.notBefore = notBefore;
+    }
+
+    public int getAttemptsRemaining() {
+        return attemptsRemaining;
+    }
+
+    public void setAttemptsRemaining(int attemptsRemaining) {
+        this.attemptsRemaining = attemptsRemaining;
+    }
+
+    public String getLeaseOwner() {
+        return leaseOwner;
+    }
+
+    public LocalDateTime getLeaseExpiresAt() {
+        return leaseExpiresAt;
+    }
+
+    /**
+     * Takes the row for a claimer: SENDING, leased to {@code owner} until {@code expiresAt}.
+     *
+     * @param owner     the claimer, e.g. {@code host/server#execution}
+     * @param expiresAt UTC time after which the lease may be taken over
+     */
+    public void lease(String owner, LocalDateTime expiresAt) {
+        this.status = MailStatus.SENDING;
+        this.leaseOwner = owner;
+        this.leaseExpiresAt = expiresAt;
+    }
+
+    public LocalDateTime getLastAttemptAt() {
+        return lastAttemptAt;
+    }
+
+    public LocalDateTime getSentAt() {
+        return sentAt;
+    }
+
+    public String getFromAddress() {
+        return fromAddress;
+    }
+
+    public void setFromAddress(String fromAddress) {
+        this.fromAddress = fromAddress;
+    }
+
+    public String getFromName() {
+        return fromName;
+    }
+
+    public void setFromName(String fromName) {
+        this.fromName = fromName;
+    }
+
+    public String getReplyTo() {
+        return replyTo;
+    }
+
+    public void setReplyTo(String replyTo) {
+        this.replyTo = replyTo;
+    }
+
+    public List<String> getTo() {
+        return to;
+    }
+
+    public void setTo(List<String> to) {
+        this.to = to;
+    }
+
+    public List<String> getCc() {
+        return cc;
+    }
+
+    public void setCc(List<String> cc) {
+        this.cc = cc;
+    }
+
+    public List<String> getBcc() {
+        return bcc;
+    }
+
+    public void setBcc(List<String> bcc) {
+        this.bcc = bcc;
+    }
+
+    public String getSubject() {
+        return subject;
+    }
+
+    public void setSubject(String subject) {
+        this.subject = subject;
+    }
+
+    public String getTextBody() {
+        return textBody;
+    }
+
+    public void setTextBody(String textBody) {
+        this.textBody = textBody;
+    }
+
+    public String getHtmlBody() {
+        return htmlBody;
+    }
+
+    public void setHtmlBody(String htmlBody) {
+        this.htmlBody = htmlBody;
+    }
+
+    public String getLastError() {
+        return lastError;
+    }
+
+    public void setLastError(String lastError) {
+        this.lastError = lastError;
+    }
+}

@@ -1,0 +1,38 @@
+package dev.mailqueue.mail.boundary;
+
+import dev.mailqueue.api.InvalidMailException;
+import dev.mailqueue.api.MailNotFoundException;
+import dev.mailqueue.api.MailQueueException;
+import dev.mailqueue.api.MailStateException;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.ext.ExceptionMapper;
+import jakarta.ws.rs.ext.Provider;
+
+import java.util.List;
+
+/**
+ * Turns the queue's business exceptions into problem details: invalid mail 400 (with the fields),
+ * unknown mail 404, forbidden state change 409.
+ */
+@Provider
+public class MailQueueExceptionMapper implements ExceptionMapper<MailQueueException> {
+
+    @Override
+    public Response toResponse(MailQueueException e) {
+        if (e instanceof InvalidMailException invalid) {
+            return new Problem("urn:mailqueue:problem:invalid-mail", "Invalid mail", 400,
+                    "The mail was not queued: " + invalid.getErrors().size() + " field(s) at fault.",
+                    invalid.getErrors()).toResponse();
+        }
+        if (e instanceof MailNotFoundException) {
+            return new Problem("urn:mailqueue:problem:not-found", "No such mail", 404, e.getMessage(), List.of())
+                    .toResponse();
+        }
+        if (e instanceof MailStateException) {
+            return new Problem("urn:mailqueue:problem:wrong-state", "Not allowed in this state", 409,
+                    e.getMessage(), List.of()).toResponse();
+        }
+        return new Problem("urn:mailqueue:problem:rejected", "Request rejected", 400, e.getMessage(), List.of())
+                .toResponse();
+    }
+}

@@ -1,0 +1,70 @@
+package dev.mailqueue.mail.boundary;
+
+import dev.mailqueue.api.EnqueueReceipt;
+import dev.mailqueue.api.MailRequest;
+import dev.mailqueue.api.MailView;
+import jakarta.ejb.EJB;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+
+/**
+ * {@code /api/mails}: enqueue a mail, read its delivery state, cancel it. Errors answer with
+ * {@code application/problem+json} (RFC 9457): 400 for a bad request (naming each field), 404 for an
+ * unknown id, 409 for an action the mail's status forbids.
+ */
+@Path("mails")
+@RequestScoped
+@Produces(MediaType.APPLICATION_JSON)
+public class MailsResource {
+
+    @EJB
+    MailQueueLocal mails;
+
+    /**
+     * Queues a mail and returns at once.
+     *
+     * @param request the mail as JSON (from, fromName, replyTo, to, cc, bcc, subject, text, html,
+     *                priority 0..9, notBefore as ISO-8601 instant)
+     * @return 202 Accepted, {@code Location: /api/mails/{id}}, body {@code {id, messageId, status}}
+     */
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Response enqueue(MailRequest request, @Context UriInfo uri) {
+        EnqueueReceipt receipt = mails.enqueue(request);
+        return Response.accepted(receipt)
+                .location(uri.getAbsolutePathBuilder().path(Long.toString(receipt.getId())).build())
+                .build();
+    }
+
+    /**
+     * @param id the mail's id
+     * @return status, attempts remaining, attempt log, last error and sent-at of the mail
+     */
+    @GET
+    @Path("{id: [0-9]+}")
+    public MailView find(@PathParam("id") long id) {
+        return mails.find(id);
+    }
+
+    /**
+     * Cancels a mail that is still QUEUED.
+     *
+     * @param id the mail's id
+     * @return the mail, now CANCELLED
+     */
+    @DELETE
+    @Path("{id: [0-9]+}")
+    public MailView cancel(@PathParam("id") long id) {
+        return mails.cancel(id);
+    }
+}
