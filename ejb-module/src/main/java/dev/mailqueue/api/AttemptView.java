@@ -11,8 +11,10 @@ public class AttemptView implements Serializable {
 
     private static final long serialVersionUID = 1L;
 
-    private Instant startedAt;
-    private Instant finishedAt;
+    // Times are kept as ISO-8601 text: Liberty's ORB (Yoko) cannot marshal java.time types on Java 17
+    // (java.time is not open to it), so the remote view would fail. The accessors speak Instant.
+    private String startedAt;
+    private String finishedAt;
     private String serverInstance;
     private String outcome;
     private Integer smtpReplyCode;
@@ -34,8 +36,8 @@ public class AttemptView implements Serializable {
      */
     public AttemptView(Instant startedAt, Instant finishedAt, String serverInstance, String outcome,
                        Integer smtpReplyCode, String smtpReplyText, String error) {
-        this.startedAt = startedAt;
-        this.finishedAt = finishedAt;
+        setStartedAt(startedAt);
+        setFinishedAt(finishedAt);
         this.serverInstance = serverInstance;
         this.outcome = outcome;
         this.smtpReplyCode = smtpReplyCode;
@@ -44,19 +46,19 @@ public class AttemptView implements Serializable {
     }
 
     public Instant getStartedAt() {
-        return startedAt;
+        return startedAt == null ? null : Instant.parse(startedAt);
     }
 
     public void setStartedAt(Instant startedAt) {
-        this.startedAt = startedAt;
+        this.startedAt = startedAt == null ? null : startedAt.toString();
     }
 
     public Instant getFinishedAt() {
-        return finishedAt;
+        return finishedAt == null ? null : Instant.parse(finishedAt);
     }
 
     public void setFinishedAt(Instant finishedAt) {
-        this.finishedAt = finishedAt;
+        this.finishedAt = finishedAt == null ? null : finishedAt.toString();
     }
 
     public String getServerInstance() {

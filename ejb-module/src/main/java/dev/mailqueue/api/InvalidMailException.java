@@ -1,5 +1,7 @@
 package dev.mailqueue.api;
 
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -8,16 +10,16 @@ public class InvalidMailException extends MailQueueException {
 
     private static final long serialVersionUID = 1L;
 
-    private final List<FieldError> errors;
+    private final ArrayList<FieldError> errors; // a plain ArrayList marshals over IIOP
 
     /** @param errors the broken rules, at least one */
     public InvalidMailException(List<FieldError> errors) {
         super("Invalid mail: " + errors.stream().map(FieldError::toString).collect(Collectors.joining("; ")));
-        this.errors = List.copyOf(errors);
+        this.errors = new ArrayList<>(errors);
     }
 
     /** @return the broken rules, one per field and rule */
     public List<FieldError> getErrors() {
-        return errors;
+        return Collections.unmodifiableList(errors);
     }
 }

@@ -4,6 +4,9 @@ package dev.mailqueue.api;
  * The mail queue's use cases, shared by the local view and the remote view
  * ({@link MailQueueRemote}). An application hands a mail over and returns at once; the queue sends it
  * later, retrying failed attempts, at the rate the SMTP server allows.
+ *
+ * <p>Business errors are checked {@link MailQueueException}s, so that callers of the remote view in
+ * other applications receive and can catch them as their own classes.
  */
 public interface MailQueue {
 
@@ -15,14 +18,14 @@ public interface MailQueue {
      * @return the id and the Message-ID the mail will carry on every attempt
      * @throws InvalidMailException when the request breaks a rule; names each field at fault
      */
-    EnqueueReceipt enqueue(MailRequest request);
+    EnqueueReceipt enqueue(MailRequest request) throws InvalidMailException;
 
     /**
      * @param id the id from {@link EnqueueReceipt#getId()}
      * @return the mail's status, attempt log and envelope
      * @throws MailNotFoundException when no mail has this id
      */
-    MailView find(long id);
+    MailView find(long id) throws MailNotFoundException;
 
     /**
      * Withdraws a mail that has not been claimed yet; it becomes {@link MailStatus#CANCELLED}.
@@ -32,5 +35,5 @@ public interface MailQueue {
      * @throws MailNotFoundException when no mail has this id
      * @throws MailStateException    when the mail is not {@link MailStatus#QUEUED} (being sent or done)
      */
-    MailView cancel(long id);
+    MailView cancel(long id) throws MailNotFoundException, MailStateException;
 }

@@ -56,7 +56,9 @@ public class MailRequest implements Serializable {
     @Max(value = MailLimits.PRIORITY_MAX, message = "must be between 0 and 9")
     private Integer priority;
 
-    private Instant notBefore;
+    // Times are kept as ISO-8601 text: Liberty's ORB (Yoko) cannot marshal java.time types on Java 17
+    // (java.time is not open to it), so the remote view would fail. The accessors speak Instant.
+    private String notBefore;
 
     /** An empty request; JSON-B and Java callers fill it through the setters or the fluent methods. */
     public MailRequest() {
@@ -154,11 +156,11 @@ public class MailRequest implements Serializable {
 
     /** @return the earliest time the mail may be sent; null or past means as soon as possible */
     public Instant getNotBefore() {
-        return notBefore;
+        return notBefore == null ? null : Instant.parse(notBefore);
     }
 
     public void setNotBefore(Instant notBefore) {
-        this.notBefore = notBefore;
+        this.notBefore = notBefore == null ? null : notBefore.toString();
     }
 
     /** Fluent form of {@link #setFrom(String)}. @return this request */
@@ -223,7 +225,7 @@ public class MailRequest implements Serializable {
 
     /** Fluent form of {@link #setNotBefore(Instant)}. @return this request */
     public MailRequest notBefore(Instant notBefore) {
-        this.notBefore = notBefore;
+        setNotBefore(notBefore);
         return this;
     }
 

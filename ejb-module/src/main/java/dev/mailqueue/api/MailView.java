@@ -22,11 +22,13 @@ public class MailView implements Serializable {
     private List<String> cc = new ArrayList<>();
     private List<String> bcc = new ArrayList<>();
     private String subject;
-    private Instant createdAt;
-    private Instant notBefore;
+    // Times are kept as ISO-8601 text: Liberty's ORB (Yoko) cannot marshal java.time types on Java 17
+    // (java.time is not open to it), so the remote view would fail. The accessors speak Instant.
+    private String createdAt;
+    private String notBefore;
     private int attemptsRemaining;
-    private Instant lastAttemptAt;
-    private Instant sentAt;
+    private String lastAttemptAt;
+    private String sentAt;
     private String lastError;
     private List<AttemptView> attempts = new ArrayList<>();
 
@@ -108,20 +110,20 @@ public class MailView implements Serializable {
     }
 
     public Instant getCreatedAt() {
-        return createdAt;
+        return createdAt == null ? null : Instant.parse(createdAt);
     }
 
     public void setCreatedAt(Instant createdAt) {
-        this.createdAt = createdAt;
+        this.createdAt = createdAt == null ? null : createdAt.toString();
     }
 
     /** @return the earliest time of the next attempt; pushed back after a failed attempt */
     public Instant getNotBefore() {
-        return notBefore;
+        return notBefore == null ? null : Instant.parse(notBefore);
     }
 
     public void setNotBefore(Instant notBefore) {
-        this.notBefore = notBefore;
+        this.notBefore = notBefore == null ? null : notBefore.toString();
     }
 
     /** @return how many more attempts the queue will make, 0 when it has given up or sent */
@@ -134,19 +136,19 @@ public class MailView implements Serializable {
     }
 
     public Instant getLastAttemptAt() {
-        return lastAttemptAt;
+        return lastAttemptAt == null ? null : Instant.parse(lastAttemptAt);
     }
 
     public void setLastAttemptAt(Instant lastAttemptAt) {
-        this.lastAttemptAt = lastAttemptAt;
+        this.lastAttemptAt = lastAttemptAt == null ? null : lastAttemptAt.toString();
     }
 
     public Instant getSentAt() {
-        return sentAt;
+        return sentAt == null ? null : Instant.parse(sentAt);
     }
 
     public void setSentAt(Instant sentAt) {
-        this.sentAt = sentAt;
+        this.sentAt = sentAt == null ? null : sentAt.toString();
     }
 
     /** @return why the last failed attempt failed, or null */

@@ -8,8 +8,11 @@ import jakarta.batch.runtime.context.JobContext;
 import jakarta.inject.Inject;
 import jakarta.enterprise.context.Dependent;
 import jakarta.inject.Named;
+import jakarta.persistence.LockTimeoutException;
+import jakarta.persistence.PessimisticLockException;
 
 import java.io.Serializable;
+import java.sql.SQLException;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.logging.Logger;
@@ -55,15 +58,39 @@ public class MailClaimReader extends AbstractItemReader {
         lease = JobSettings.positiveLong("leaseMillis", leaseMillis, 900_000L);
     }
 
-    /** @return the next claimed mail, or null when nothing is due (ends the step) */
+    /**
+     * @return the next claimed mail, or null when nothing is due or the claim lost a lock conflict
+     *         with another claimer (ends the step; the next timer tick claims again)
+     */
     @Override
     public Object readItem() {
         if (claimed.isEmpty()) {
-            claimed.addAll(claimer.claim(owner, lease, limit, Utc.now()));
+            try {
+                claimed.addAll(claimer.claim(owner, lease, limit, Utc.now()));
+            } catch (RuntimeException e) {
+                if (!isLockConflict(e)) {
+                    throw e;
+                }
+                LOG.info(() -> owner + " stops: its claim lost a lock conflict (" + e.getMessage() + ")");
+                return null;
+            }
             if (!claimed.isEmpty()) {
                 LOG.fine(() -> owner + " claimed " + claimed.size() + " mails");
             }
         }
         return claimed.poll();
+    }
+
+    /** SQLSTATE class 40 is transaction rollback: deadlock victim or lock timeout. */
+    static boolean isLockConflict(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof SQLException sql && sql.getSQLState() != null && sql.getSQLState().startsWith("40")) {
+                return true;
+            }
+            if (t instanceof PessimisticLockException || t instanceof LockTimeoutException) {
+                return true;
+            }
+        }
+        return false;
     }
 }

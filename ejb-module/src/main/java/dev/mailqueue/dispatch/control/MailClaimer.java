@@ -5,23 +5,20 @@ import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.persistence.EntityManager;
-import jakarta.persistence.LockModeType;
 import jakarta.persistence.PersistenceContext;
+import jakarta.persistence.PersistenceException;
 
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.LocalDateTime;
-import java.util.Comparator;
 import java.util.List;
 
 /**
  * Claims due mails for one claimer, in a short transaction of its own that commits before any mail
  * is sent. A claim first puts rows whose lease expired (their worker died) back in the queue, then
- * picks the best due rows (priority, then age), locks them with a pessimistic write lock that
- * re-checks they are still due, and leases them: SENDING, owner, expiry.
- *
- * <p>The pick and the lock are two statements because EclipseLink drops the lock clause on Derby
- * when a query is paged (see STACK.md); the locking statement is unpaged and names the rows by id.
- * Rows another claimer took in between fail the re-check and are skipped; if that empties a round,
- * the claim tries again, a few times at most.
+ * picks the best due rows (priority, then age) and leases them under a pessimistic row lock
+ * ({@link CursorLease}): SENDING, owner, expiry. Rows another claimer took between the pick and the
+ * lock are skipped; if that empties a round, the claim picks again, a few times at most.
  */
 @Stateless
 public class MailClaimer {
@@ -38,6 +35,8 @@ public class MailClaimer {
      * @param limit       most rows to claim, 1 or more
      * @param now         UTC now
      * @return the claimed rows (detached once the transaction commits), best first; empty when none are due
+     * @throws PersistenceException when the database fails or a lock cannot be had (the claim then
+     *                              leases nothing; its transaction rolls back)
      */
     @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW) // commit the lease before sending
     public List<MailMessage> claim(String owner, long leaseMillis, int limit, LocalDateTime now) {
@@ -51,21 +50,23 @@ public class MailClaimer {
             if (candidates.isEmpty()) {
                 return List.of();
             }
-            List<MailMessage> locked = em.createNamedQuery(MailMessage.LOCK_DUE, MailMessage.class)
-                    .setParameter("ids", candidates)
-                    .setParameter("now", now)
-                    .setLockMode(LockModeType.PESSIMISTIC_WRITE)
-                    .getResultList();
-            if (!locked.isEmpty()) {
-                locked.forEach(mail -> mail.lease(owner, expiresAt));
-                return locked.stream()
-                        .sorted(Comparator.comparingInt(MailMessage::getPriority).reversed()
-                                .thenComparing(MailMessage::getCreatedAt)
-                                .thenComparing(MailMessage::getId))
-                        .toList();
+            List<Long> leased = lease(candidates, owner, expiresAt, now);
+            if (!leased.isEmpty()) {
+                return em.createNamedQuery(MailMessage.LEASED, MailMessage.class)
+                        .setParameter("owner", owner)
+                        .setParameter("ids", leased)
+                        .getResultList();
             }
         }
         return List.of();
+    }
+
+    private List<Long> lease(List<Long> candidates, String owner, LocalDateTime expiresAt, LocalDateTime now) {
+        try {
+            return CursorLease.lease(em.unwrap(Connection.class), candidates, owner, expiresAt, now);
+        } catch (SQLException e) {
+            throw new PersistenceException("could not lease " + candidates.size() + " mails for " + owner, e);
+        }
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.mailqueue.mail.boundary;
 
 import dev.mailqueue.api.EnqueueReceipt;
+import dev.mailqueue.api.InvalidMailException;
 import dev.mailqueue.api.MailNotFoundException;
 import dev.mailqueue.api.MailRequest;
 import dev.mailqueue.api.MailStateException;
@@ -36,7 +37,7 @@ public class Mails implements MailQueueLocal, MailQueueRemote {
     MailFactory factory;
 
     @Override
-    public EnqueueReceipt enqueue(MailRequest request) {
+    public EnqueueReceipt enqueue(MailRequest request) throws InvalidMailException {
         validator.check(request);
         MailMessage mail = factory.create(request, Utc.now());
         em.persist(mail); // the sequence assigns the id here, no flush needed
@@ -44,7 +45,7 @@ public class Mails implements MailQueueLocal, MailQueueRemote {
     }
 
     @Override
-    public MailView find(long id) {
+    public MailView find(long id) throws MailNotFoundException {
         MailMessage mail = em.find(MailMessage.class, id);
         if (mail == null) {
             throw new MailNotFoundException(id);
@@ -53,7 +54,7 @@ public class Mails implements MailQueueLocal, MailQueueRemote {
     }
 
     @Override
-    public MailView cancel(long id) {
+    public MailView cancel(long id) throws MailNotFoundException, MailStateException {
         MailMessage mail = em.find(MailMessage.class, id, LockModeType.PESSIMISTIC_WRITE);
         if (mail == null) {
             throw new MailNotFoundException(id);

@@ -28,7 +28,7 @@ public class MailRequestValidator {
      * @param request the request to check, may be null
      * @throws InvalidMailException when the request is null or breaks any rule; lists every violation
      */
-    public void check(MailRequest request) {
+    public void check(MailRequest request) throws InvalidMailException {
         if (request == null) {
             throw new InvalidMailException(List.of(new FieldError("", "a mail is required")));
         }

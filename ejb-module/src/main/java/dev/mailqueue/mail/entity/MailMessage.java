@@ -3,7 +3,6 @@ package dev.mailqueue.mail.entity;
 import dev.mailqueue.api.MailStatus;
 import jakarta.persistence.Basic;
 import jakarta.persistence.Column;
-import jakarta.persistence.Convert;
 import jakarta.persistence.Entity;
 import jakarta.persistence.EnumType;
 import jakarta.persistence.Enumerated;
@@ -17,7 +16,6 @@ import jakarta.persistence.SequenceGenerator;
 import jakarta.persistence.Table;
 
 import java.time.LocalDateTime;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -33,10 +31,10 @@ import java.util.List;
         WHERE m.status = dev.mailqueue.api.MailStatus.QUEUED
           AND m.notBefore <= :now AND m.attemptsRemaining > 0
         ORDER BY m.priority DESC, m.createdAt, m.id""")
-@NamedQuery(name = MailMessage.LOCK_DUE, query = """
+@NamedQuery(name = MailMessage.LEASED, query = """
         SELECT m FROM MailMessage m
-        WHERE m.id IN :ids AND m.status = dev.mailqueue.api.MailStatus.QUEUED
-          AND m.notBefore <= :now AND m.attemptsRemaining > 0""")
+        WHERE m.id IN :ids AND m.status = dev.mailqueue.api.MailStatus.SENDING AND m.leaseOwner = :owner
+        ORDER BY m.priority DESC, m.createdAt, m.id""")
 @NamedQuery(name = MailMessage.EXPIRED_LEASE_IDS, query = """
         SELECT m.id FROM MailMessage m
         WHERE m.status = dev.mailqueue.api.MailStatus.SENDING AND m.leaseExpiresAt < :now""")
@@ -57,8 +55,8 @@ public class MailMessage {
 
     /** Ids of due QUEUED rows, best first: priority, then age. Parameter {@code now}. */
     public static final String DUE_IDS = "MailMessage.dueIds";
-    /** The rows of {@code ids} that are still due, to be read with a pessimistic lock. */
-    public static final String LOCK_DUE = "MailMessage.lockDue";
+    /** The rows of {@code ids} leased to {@code owner}, best first. */
+    public static final String LEASED = "MailMessage.leased";
     /** Ids of SENDING rows whose lease expired before {@code now}. */
     public static final String EXPIRED_LEASE_IDS = "MailMessage.expiredLeaseIds";
     /** Puts SENDING rows whose lease expired back to QUEUED, noting why in last_error. */
@@ -113,17 +111,14 @@ public class MailMessage {
     @Column(name = "REPLY_TO")
     private String replyTo;
 
-    @Convert(converter = AddressListConverter.class)
     @Column(name = "TO_ADDRESSES")
-    private List<String> to = new ArrayList<>();
+    private String toAddresses;
 
-    @Convert(converter = AddressListConverter.class)
     @Column(name = "CC_ADDRESSES")
-    private List<String> cc = new ArrayList<>();
+    private String ccAddresses;
 
-    @Convert(converter = AddressListConverter.class)
     @Column(name = "BCC_ADDRESSES")
-    private List<String> bcc = new ArrayList<>();
+    private String bccAddresses;
 
     private String subject;
 
@@ -244,28 +239,31 @@ public class MailMessage {
         this.replyTo = replyTo;
     }
 
+    /** @return a copy of the To addresses; change them with {@link #setTo(List)} */
     public List<String> getTo() {
-        return to;
+        return AddressLists.split(toAddresses);
     }
 
     public void setTo(List<String> to) {
-        this.to = to;
+        this.toAddresses = AddressLists.join(to);
     }
 
+    /** @return a copy of the Cc addresses; change them with {@link #setCc(List)} */
     public List<String> getCc() {
-        return cc;
+        return AddressLists.split(ccAddresses);
     }
 
     public void setCc(List<String> cc) {
-        this.cc = cc;
+        this.ccAddresses = AddressLists.join(cc);
     }
 
+    /** @return a copy of the Bcc addresses; change them with {@link #setBcc(List)} */
     public List<String> getBcc() {
-        return bcc;
+        return AddressLists.split(bccAddresses);
     }
 
     public void setBcc(List<String> bcc) {
-        this.bcc = bcc;
+        this.bccAddresses = AddressLists.join(bcc);
     }
 
     public String getSubject() {

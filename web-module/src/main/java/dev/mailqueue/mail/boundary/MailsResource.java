@@ -1,6 +1,9 @@
 package dev.mailqueue.mail.boundary;
 
 import dev.mailqueue.api.EnqueueReceipt;
+import dev.mailqueue.api.InvalidMailException;
+import dev.mailqueue.api.MailNotFoundException;
+import dev.mailqueue.api.MailStateException;
 import dev.mailqueue.api.MailRequest;
 import dev.mailqueue.api.MailView;
 import jakarta.ejb.EJB;
@@ -39,7 +42,7 @@ public class MailsResource {
      */
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
-    public Response enqueue(MailRequest request, @Context UriInfo uri) {
+    public Response enqueue(MailRequest request, @Context UriInfo uri) throws InvalidMailException {
         EnqueueReceipt receipt = mails.enqueue(request);
         return Response.accepted(receipt)
                 .location(uri.getAbsolutePathBuilder().path(Long.toString(receipt.getId())).build())
@@ -52,7 +55,7 @@ public class MailsResource {
      */
     @GET
     @Path("{id: [0-9]+}")
-    public MailView find(@PathParam("id") long id) {
+    public MailView find(@PathParam("id") long id) throws MailNotFoundException {
         return mails.find(id);
     }
 
@@ -64,7 +67,7 @@ public class MailsResource {
      */
     @DELETE
     @Path("{id: [0-9]+}")
-    public MailView cancel(@PathParam("id") long id) {
+    public MailView cancel(@PathParam("id") long id) throws MailNotFoundException, MailStateException {
         return mails.cancel(id);
     }
 }

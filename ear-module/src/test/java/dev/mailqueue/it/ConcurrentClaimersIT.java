@@ -1,0 +1,141 @@
+package dev.mailqueue.it;
+
+import dev.mailqueue.api.EnqueueReceipt;
+import dev.mailqueue.api.MailRequest;
+import jakarta.mail.internet.MimeMessage;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * 1,000 mails become due at one instant and three claimers (the test server's
+ * {@code mailqueue.dispatch.claimers}) drain them at the same time: every Message-ID arrives exactly
+ * once, no row is left SENDING, and the attempt log shows the claimers' work overlapping in time.
+ */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class ConcurrentClaimersIT {
+
+    private static final int MAILS = 1_000;
+    private static final SmtpCatcher SMTP = new SmtpCatcher();
+
+    @Deployment(name = "queue", order = 1, testable = false)
+    static EnterpriseArchive queue() {
+        return Deployments.queue();
+    }
+
+    @Deployment(name = "probe", order = 2, testable = false)
+    static WebArchive probe() {
+        return Deployments.probe();
+    }
+
+    @BeforeAll
+    static void startSmtp() {
+        SMTP.start();
+    }
+
+    @AfterAll
+    static void stopSmtp() {
+        SMTP.stop();
+    }
+
+    @Test
+    void thousandMailsDrainedByConcurrentClaimersArriveExactlyOnce() throws Exception {
+        Instant due = Instant.now().plusSeconds(20);
+        List<EnqueueReceipt> receipts = enqueueAll(due);
+        assertThat(Instant.now()).as("enqueue must finish before the mails fall due").isBefore(due);
+
+        Set<String> expected = receipts.stream().map(EnqueueReceipt::getMessageId).collect(Collectors.toSet());
+        assertThat(expected).hasSize(MAILS);
+        await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofMillis(500))
+                .until(() -> SMTP.received().size() >= MAILS);
+        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(4))
+                .until(() -> SMTP.received().size() == MAILS);
+
+        Map<String, Long> arrivals = SMTP.received().stream()
+                .collect(Collectors.groupingBy(SmtpCatcher::messageId, Collectors.counting()));
+        assertThat(arrivals.keySet()).isEqualTo(expected);
+        assertThat(arrivals.values()).as("each Message-ID exactly once").containsOnly(1L);
+
+        long first = receipts.stream().mapToLong(EnqueueReceipt::getId).min().orElseThrow();
+        long last = receipts.stream().mapToLong(EnqueueReceipt::getId).max().orElseThrow();
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> QueueApi.get("/probe/db?op=sending&from=" + first + "&to=" + last).body().strip(),
+                        "0"::equals);
+
+        List<String[]> attempts = attempts(first, last);
+        assertThat(attempts).hasSize(MAILS);
+        Map<String, long[]> windows = new HashMap<>();
+        for (String[] a : attempts) {
+            long started = Long.parseLong(a[2]);
+            long finished = Long.parseLong(a[3]);
+            windows.merge(a[1], new long[]{started, finished},
+                    (x, y) -> new long[]{Math.min(x[0], y[0]), Math.max(x[1], y[1])});
+        }
+        assertThat(windows).as("claimers (lease owners)").hasSizeGreaterThanOrEqualTo(3);
+        assertThat(maxOverlap(windows.values())).as("claimers working at the same instant").isGreaterThanOrEqualTo(3);
+    }
+
+    private static List<EnqueueReceipt> enqueueAll(Instant due) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<EnqueueReceipt>> futures = new ArrayList<>();
+            for (int i = 0; i < MAILS; i++) {
+                int n = i;
+                futures.add(pool.submit(() -> QueueApi.enqueue(new MailRequest().from("bulk@sender.example")
+                        .to("reader" + (n % 50) + "@to.example").subject("bulk " + n).text("mail number " + n)
+                        .notBefore(due))));
+            }
+            List<EnqueueReceipt> receipts = new ArrayList<>();
+            for (Future<EnqueueReceipt> f : futures) {
+                receipts.add(f.get());
+            }
+            return receipts;
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static List<String[]> attempts(long first, long last) {
+        HttpResponse<String> response = QueueApi.get("/probe/db?op=attempts&from=" + first + "&to=" + last);
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        return response.body().lines().filter(l -> !l.isBlank()).map(l -> l.split(",")).toList();
+    }
+
+    /** @return the most windows that contain one common instant */
+    private static int maxOverlap(Iterable<long[]> windows) {
+        List<long[]> list = new ArrayList<>();
+        windows.forEach(list::add);
+        int best = 0;
+        for (long[] w : list) {
+            long t = w[0];
+            int covering = (int) list.stream().filter(o -> o[0] <= t && t <= o[1]).count();
+            best = Math.max(best, covering);
+        }
+        return best;
+    }
+}

@@ -1,0 +1,105 @@
+package dev.mailqueue.it;
+
+import dev.mailqueue.api.EnqueueReceipt;
+import dev.mailqueue.api.MailRequest;
+import dev.mailqueue.api.MailStatus;
+import dev.mailqueue.api.MailView;
+import jakarta.json.bind.Jsonb;
+import jakarta.json.bind.JsonbBuilder;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** The test's HTTP client of the running server: the REST API and the probe application. */
+final class QueueApi {
+
+    static final String BASE = "http://localhost:" + System.getProperty("it.http.port", "9181");
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    private static final Jsonb JSON = JsonbBuilder.create();
+
+    private QueueApi() {
+    }
+
+    /** POSTs a body to /api/mails as JSON. */
+    static HttpResponse<String> post(String json) {
+        return send(HttpRequest.newBuilder(URI.create(BASE + "/api/mails"))
+                .header("Content-Type", "application/json")
+                .header("Accept", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json)).build());
+    }
+
+    /** Enqueues through REST and checks the 202 answer. @return the receipt */
+    static EnqueueReceipt enqueue(MailRequest mail) {
+        HttpResponse<String> response = post(toJson(mail));
+        assertThat(response.statusCode()).as("POST /api/mails: %s", response.body()).isEqualTo(202);
+        return JSON.fromJson(response.body(), EnqueueReceipt.class);
+    }
+
+    /** @return GET /api/mails/{id} as a view; fails the test on any status but 200 */
+    static MailView find(long id) {
+        HttpResponse<String> response = get("/api/mails/" + id);
+        assertThat(response.statusCode()).as("GET mail %s: %s", id, response.body()).isEqualTo(200);
+        return JSON.fromJson(response.body(), MailView.class);
+    }
+
+    /** Waits (bounded) until the mail reaches {@code status}. @return the mail then */
+    static MailView awaitStatus(long id, MailStatus status, Duration atMost) {
+        await().atMost(atMost).pollInterval(Duration.ofMillis(200))
+                .until(() -> find(id).getStatus() == status);
+        return find(id);
+    }
+
+    static HttpResponse<String> get(String path) {
+        return send(HttpRequest.newBuilder(URI.create(BASE + path)).GET().build());
+    }
+
+    /** Sends a request without a body, e.g. DELETE. */
+    static HttpResponse<String> send(String method, String path) {
+        return send(HttpRequest.newBuilder(URI.create(BASE + path))
+                .method(method, HttpRequest.BodyPublishers.noBody()).build());
+    }
+
+    static HttpResponse<String> postForm(String path) {
+        return send(HttpRequest.newBuilder(URI.create(BASE + path))
+                .POST(HttpRequest.BodyPublishers.noBody()).build());
+    }
+
+    /** @return the request as the JSON body of POST /api/mails */
+    static String toJson(MailRequest mail) {
+        return JSON.toJson(mail);
+    }
+
+    /** @return a JSON object body as a map */
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> jsonObject(String body) {
+        return JSON.fromJson(body, Map.class);
+    }
+
+    /** @return rows in the mail table, read by the probe application */
+    static long storedMails() {
+        HttpResponse<String> response = get("/probe/db?op=count");
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        return Long.parseLong(response.body().strip());
+    }
+
+    private static HttpResponse<String> send(HttpRequest request) {
+        try {
+            return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}

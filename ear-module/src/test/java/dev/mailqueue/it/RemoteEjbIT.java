@@ -1,0 +1,100 @@
+package dev.mailqueue.it;
+
+import dev.mailqueue.api.MailStatus;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Another enterprise application (caller.war) uses the queue's remote EJB, looked up by its
+ * java:global name, inside its own JTA transaction: a commit queues and delivers the mail, a
+ * rollback queues nothing (transactional outbox), invalid input is an exception naming the field.
+ */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class RemoteEjbIT {
+
+    private static final SmtpCatcher SMTP = new SmtpCatcher();
+
+    @Deployment(name = "queue", order = 1, testable = false)
+    static EnterpriseArchive queue() {
+        return Deployments.queue();
+    }
+
+    @Deployment(name = "caller", order = 2, testable = false)
+    static WebArchive caller() {
+        return Deployments.caller();
+    }
+
+    @BeforeAll
+    static void startSmtp() {
+        SMTP.start();
+    }
+
+    @AfterAll
+    static void stopSmtp() {
+        SMTP.stop();
+    }
+
+    @Test
+    void mailEnqueuedByAnotherApplicationInACommittedTransactionArrives() {
+        String[] receipt = call("commit", "shopper@remote.example", "Order 42 confirmed");
+        long id = Long.parseLong(receipt[0]);
+        String messageId = receipt[1];
+
+        QueueApi.awaitStatus(id, MailStatus.SENT, Duration.ofSeconds(30));
+        await().atMost(Duration.ofSeconds(10)).until(() -> SMTP.inbox("shopper@remote.example").size() == 1);
+        assertThat(SMTP.inbox("shopper@remote.example"))
+                .singleElement()
+                .satisfies(m -> {
+                    assertThat(m.getMessageID()).isEqualTo(messageId);
+                    assertThat(m.getSubject()).isEqualTo("Order 42 confirmed");
+                });
+
+        HttpResponse<String> viewed = QueueApi.postForm("/caller/enqueue?outcome=find&id=" + id);
+        assertThat(viewed.statusCode()).as(viewed.body()).isEqualTo(200);
+        String[] view = viewed.body().strip().split(" ");
+        assertThat(view[0]).isEqualTo("SENT");
+        assertThat(view[1]).isEqualTo("1");
+        assertThat(Instant.parse(view[2])).isBefore(Instant.now().plusSeconds(1));
+    }
+
+    @Test
+    void mailEnqueuedInATransactionThatRollsBackIsNeverQueued() {
+        String[] receipt = call("rollback", "ghost@remote.example", "Order 43 rolled back");
+        long id = Long.parseLong(receipt[0]);
+
+        assertThat(QueueApi.get("/api/mails/" + id).statusCode()).isEqualTo(404);
+        // Let a few dispatch intervals pass: still nothing queued, nothing sent.
+        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5))
+                .until(() -> SMTP.inbox("ghost@remote.example").isEmpty());
+        assertThat(QueueApi.get("/api/mails/" + id).statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    void invalidMailFromTheRemoteViewIsAnApplicationExceptionNamingTheField() {
+        HttpResponse<String> response = QueueApi.postForm("/caller/enqueue?outcome=invalid&subject=x");
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        assertThat(response.body()).startsWith("dev.mailqueue.api.InvalidMailException").contains("to[0]");
+    }
+
+    private static String[] call(String outcome, String to, String subject) {
+        HttpResponse<String> response = QueueApi.postForm("/caller/enqueue?outcome=" + outcome + "&to=" + to
+                + "&subject=" + subject.replace(" ", "+"));
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        return response.body().strip().split(" ");
+    }
+}

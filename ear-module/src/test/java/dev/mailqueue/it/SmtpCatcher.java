@@ -1,0 +1,71 @@
+package dev.mailqueue.it;
+
+import com.icegreen.greenmail.configuration.GreenMailConfiguration;
+import com.icegreen.greenmail.store.FolderException;
+import com.icegreen.greenmail.store.StoredMessage;
+import com.icegreen.greenmail.user.GreenMailUser;
+import com.icegreen.greenmail.util.GreenMail;
+import com.icegreen.greenmail.util.ServerSetup;
+import jakarta.mail.MessagingException;
+import jakarta.mail.internet.MimeMessage;
+
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The SMTP server the test server sends to: GreenMail in this JVM on {@code it.smtp.port}, which
+ * the test server's mailSession points at. Started and stopped by the tests, so a test can take the
+ * server away and bring it back.
+ */
+final class SmtpCatcher {
+
+    static final int PORT = Integer.getInteger("it.smtp.port", 3125);
+
+    private GreenMail greenMail;
+
+    void start() {
+        greenMail = new GreenMail(new ServerSetup(PORT, "127.0.0.1", ServerSetup.PROTOCOL_SMTP))
+                .withConfiguration(GreenMailConfiguration.aConfig().withDisabledAuthentication());
+        greenMail.start();
+    }
+
+    void stop() {
+        if (greenMail != null) {
+            greenMail.stop();
+            greenMail = null;
+        }
+    }
+
+    /** @return every message delivered so far, one per recipient mailbox */
+    List<MimeMessage> received() {
+        return greenMail == null ? List.of() : Arrays.asList(greenMail.getReceivedMessages());
+    }
+
+    /** @return the messages in the inbox of {@code email}: what the SMTP envelope delivered to it */
+    List<MimeMessage> inbox(String email) {
+        GreenMailUser user = greenMail.getUserManager().getUserByEmail(email);
+        if (user == null) {
+            return List.of();
+        }
+        try {
+            return greenMail.getManagers().getImapHostManager().getInbox(user).getMessages().stream()
+                    .map(StoredMessage::getMimeMessage)
+                    .toList();
+        } catch (FolderException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** @return how many received messages carry this Message-ID */
+    long countWithMessageId(String messageId) {
+        return received().stream().filter(m -> messageId.equals(messageId(m))).count();
+    }
+
+    static String messageId(MimeMessage message) {
+        try {
+            return message.getMessageID();
+        } catch (MessagingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
