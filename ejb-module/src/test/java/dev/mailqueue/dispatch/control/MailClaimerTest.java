@@ -1,0 +1,307 @@
+package dev.mailqueue.dispatch.control;
+
+import dev.mailqueue.api.MailStatus;
+import dev.mailqueue.mail.entity.MailMessage;
+import jakarta.persistence.EntityManager;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The claim on the real schema, EclipseLink and Derby: which rows it takes, in which order, how it
+ * leases them, that it takes rows back from dead claimers, that the SQL it sends really locks, and
+ * that two claimers never share a row.
+ */
+class MailClaimerTest {
+
+    static final LocalDateTime NOW = LocalDateTime.of(2030, 3, 14, 9, 26, 53);
+    static final long LEASE_MS = 60_000;
+
+    static QueueDatabase db;
+    MailClaimer cut;
+
+    @BeforeAll
+    static void createDatabase() {
+        db = QueueDatabase.create();
+    }
+
+    @AfterAll
+    static void dropDatabase() {
+        db.close();
+    }
+
+    @BeforeEach
+    void emptyQueue() {
+        db.clean();
+        cut = new MailClaimer();
+    }
+
+    @Test
+    void claimTakesTheBestDueMailsFirstUpToTheLimitAndLeasesThem() {
+        List<MailMessage> rows = db.insert(
+                Rows.queued("old normal, first id", 4, NOW.minusMinutes(3)),
+                Rows.queued("urgent, newest", 9, NOW.minusMinutes(1)),
+                Rows.queued("oldest normal", 4, NOW.minusMinutes(5)),
+                Rows.queued("old normal, second id", 4, NOW.minusMinutes(3)),
+                Rows.queued("bulk, oldest of all", 0, NOW.minusMinutes(10)));
+
+        List<MailMessage> claimed = claim("host/server#1", 3, NOW);
+
+        assertThat(claimed).extracting(MailMessage::getSubject)
+                .containsExactly("urgent, newest", "oldest normal", "old normal, first id");
+        LocalDateTime expiry = NOW.plus(Duration.ofMillis(LEASE_MS));
+        for (MailMessage mail : claimed) {
+            MailMessage stored = db.reload(mail.getId());
+            assertThat(stored.getStatus()).isEqualTo(MailStatus.SENDING);
+            assertThat(stored.getLeaseOwner()).isEqualTo("host/server#1");
+            assertThat(stored.getLeaseExpiresAt()).isEqualTo(expiry);
+        }
+        for (MailMessage notClaimed : List.of(rows.get(3), rows.get(4))) {
+            MailMessage stored = db.reload(notClaimed.getId());
+            assertThat(stored.getStatus()).isEqualTo(MailStatus.QUEUED);
+            assertThat(stored.getLeaseOwner()).isNull();
+            assertThat(stored.getLeaseExpiresAt()).isNull();
+        }
+    }
+
+    @Test
+    void claimReturnsTheRowsWithEverythingNeededToSendThem() {
+        MailMessage row = Rows.queued("Hello", NOW.minusMinutes(1));
+        row.setCc(new ArrayList<>(List.of("cc1@example.com", "cc2@example.com")));
+        row.setBcc(new ArrayList<>(List.of("bcc@example.com")));
+        row.setHtmlBody("<p>Hello</p>");
+        db.insert(row);
+
+        List<MailMessage> claimed = claim("host/server#1", 10, NOW);
+
+        assertThat(claimed).singleElement().satisfies(mail -> {
+            assertThat(mail.getMessageId()).isEqualTo(row.getMessageId());
+            assertThat(mail.getTo()).containsExactly("to@example.com");
+            assertThat(mail.getCc()).containsExactly("cc1@example.com", "cc2@example.com");
+            assertThat(mail.getBcc()).containsExactly("bcc@example.com");
+            assertThat(mail.getTextBody()).isEqualTo("Hello");
+            assertThat(mail.getHtmlBody()).isEqualTo("<p>Hello</p>");
+            assertThat(mail.getAttemptsRemaining()).isEqualTo(5);
+        });
+    }
+
+    @Test
+    void mailsNotDueOrOutOfAttemptsOrFinishedAreNotClaimed() {
+        MailMessage dueNow = Rows.queued("due exactly now", NOW.minusMinutes(1));
+        dueNow.setNotBefore(NOW);
+        MailMessage later = Rows.queued("not before a millisecond from now", NOW.minusMinutes(1));
+        later.setNotBefore(NOW.plusNanos(1_000_000));
+        MailMessage spent = Rows.queued("no attempts left", NOW.minusMinutes(1));
+        spent.setAttemptsRemaining(0);
+        MailMessage sent = Rows.queued("sent", NOW.minusMinutes(1));
+        sent.setStatus(MailStatus.SENT);
+        MailMessage cancelled = Rows.queued("cancelled", NOW.minusMinutes(1));
+        cancelled.setStatus(MailStatus.CANCELLED);
+        MailMessage failed = Rows.queued("failed", NOW.minusMinutes(1));
+        failed.setStatus(MailStatus.FAILED);
+        db.insert(dueNow, later, spent, sent, cancelled, failed);
+
+        List<MailMessage> claimed = claim("host/server#1", 100, NOW);
+
+        assertThat(claimed).extracting(MailMessage::getSubject).containsExactly("due exactly now");
+        assertThat(db.reload(later.getId()).getStatus()).isEqualTo(MailStatus.QUEUED);
+        assertThat(db.reload(spent.getId()).getStatus()).isEqualTo(MailStatus.QUEUED);
+        assertThat(db.reload(sent.getId()).getStatus()).isEqualTo(MailStatus.SENT);
+        assertThat(db.reload(cancelled.getId()).getStatus()).isEqualTo(MailStatus.CANCELLED);
+        assertThat(db.reload(failed.getId()).getStatus()).isEqualTo(MailStatus.FAILED);
+        assertThat(db.reload(later.getId()).getLeaseOwner()).isNull();
+    }
+
+    @Test
+    void nothingDueGivesAnEmptyClaim() {
+        db.insert(Rows.queued("tomorrow", NOW.plusDays(1)));
+
+        assertThat(claim("host/server#1", 10, NOW)).isEmpty();
+    }
+
+    @Test
+    void aMailWhoseLeaseExpiredIsTakenOverByTheNextClaimer() {
+        MailMessage abandoned = Rows.queued("claimer died", NOW.minusMinutes(20));
+        abandoned.lease("host/server#1", NOW.minusNanos(1_000_000));
+        MailMessage busy = Rows.queued("claimer still sending", NOW.minusMinutes(20));
+        busy.lease("host/server#2", NOW.plusMinutes(1));
+        MailMessage expiresNow = Rows.queued("lease ends this instant", NOW.minusMinutes(20));
+        expiresNow.lease("host/server#4", NOW);
+        db.insert(abandoned, busy, expiresNow);
+
+        List<MailMessage> claimed = claim("host/server#3", 10, NOW);
+
+        assertThat(claimed).extracting(MailMessage::getId).containsExactly(abandoned.getId());
+        MailMessage takenOver = db.reload(abandoned.getId());
+        assertThat(takenOver.getStatus()).isEqualTo(MailStatus.SENDING);
+        assertThat(takenOver.getLeaseOwner()).isEqualTo("host/server#3");
+        assertThat(takenOver.getLeaseExpiresAt()).isEqualTo(NOW.plus(Duration.ofMillis(LEASE_MS)));
+        assertThat(takenOver.getLastError()).contains("lease expired");
+        MailMessage stillBusy = db.reload(busy.getId());
+        assertThat(stillBusy.getStatus()).isEqualTo(MailStatus.SENDING);
+        assertThat(stillBusy.getLeaseOwner()).isEqualTo("host/server#2");
+        assertThat(stillBusy.getLeaseExpiresAt()).isEqualTo(NOW.plusMinutes(1));
+        assertThat(db.reload(expiresNow.getId()).getLeaseOwner()).isEqualTo("host/server#4");
+    }
+
+    @Test
+    void anExpiredLeaseComesBackEvenWhenItsMailIsNotClaimedAtOnce() {
+        MailMessage abandoned = Rows.queued("claimer died", NOW.minusMinutes(20));
+        abandoned.lease("host/server#1", NOW.minusMinutes(5));
+        MailMessage urgent = Rows.queued("urgent", 9, NOW.minusMinutes(1));
+        db.insert(abandoned, urgent);
+
+        List<MailMessage> claimed = claim("host/server#2", 1, NOW);
+
+        assertThat(claimed).extracting(MailMessage::getSubject).containsExactly("urgent");
+        MailMessage released = db.reload(abandoned.getId());
+        assertThat(released.getStatus()).isEqualTo(MailStatus.QUEUED);
+        assertThat(released.getLeaseOwner()).isNull();
+        assertThat(released.getLeaseExpiresAt()).isNull();
+    }
+
+    @Test
+    void theStatementThatReadsTheRowsToLeaseLocksThem() {
+        db.insert(Rows.queued("a", NOW.minusMinutes(2)), Rows.queued("b", NOW.minusMinutes(1)));
+        SqlRecorder.clear();
+
+        List<MailMessage> claimed = claim("host/server#1", 10, NOW);
+
+        assertThat(claimed).hasSize(2);
+        List<String> rowReads = SqlRecorder.statements().stream()
+                .filter(sql -> sql.startsWith("SELECT") && sql.contains("MAIL_MESSAGE") && sql.contains("SUBJECT"))
+                .toList();
+        assertThat(rowReads).as("statements that read whole mail rows during the claim").isNotEmpty();
+        assertThat(rowReads).allSatisfy(sql -> assertThat(sql).contains("FOR UPDATE"));
+    }
+
+    @Test
+    void twoClaimersInTurnNeverGetTheSameMail() {
+        for (int i = 0; i < 5; i++) {
+            db.insert(Rows.queued("mail " + i, NOW.minusMinutes(10 - i)));
+        }
+
+        List<Long> first = ids(claim("host/server#1", 3, NOW));
+        List<Long> second = ids(claim("host/server#2", 3, NOW));
+        List<Long> third = ids(claim("host/server#3", 3, NOW));
+
+        assertThat(first).hasSize(3);
+        assertThat(second).hasSize(2).doesNotContainAnyElementsOf(first);
+        assertThat(third).isEmpty();
+        first.forEach(id -> assertThat(db.reload(id).getLeaseOwner()).isEqualTo("host/server#1"));
+        second.forEach(id -> assertThat(db.reload(id).getLeaseOwner()).isEqualTo("host/server#2"));
+    }
+
+    @Test
+    void claimableCountsDueMailsAndExpiredLeasesWithoutClaimingThem() {
+        MailMessage expired1 = Rows.queued("expired lease 1", NOW.minusMinutes(30));
+        expired1.lease("host/server#1", NOW.minusMinutes(1));
+        MailMessage expired2 = Rows.queued("expired lease 2", NOW.minusMinutes(30));
+        expired2.lease("host/server#1", NOW.minusMinutes(1));
+        MailMessage active = Rows.queued("active lease", NOW.minusMinutes(30));
+        active.lease("host/server#2", NOW.plusMinutes(1));
+        db.insert(Rows.queued("due 1", NOW.minusMinutes(3)), Rows.queued("due 2", NOW.minusMinutes(2)),
+                Rows.queued("due 3", NOW.minusMinutes(1)), Rows.queued("later", NOW.plusMinutes(1)),
+                expired1, expired2, active);
+
+        int all = db.inTransaction(em -> {
+            cut.em = em;
+            return cut.claimable(NOW, 10);
+        });
+        int capped = db.inTransaction(em -> {
+            cut.em = em;
+            return cut.claimable(NOW, 2);
+        });
+
+        assertThat(all).isEqualTo(5);
+        assertThat(capped).isEqualTo(4);
+        assertThat(db.reload(expired1.getId()).getLeaseOwner()).isEqualTo("host/server#1");
+        assertThat(claim("host/server#3", 10, NOW)).hasSize(5);
+    }
+
+    /**
+     * Claimer B picks the same best rows as A while A's claim is not yet committed, waits for A's row
+     * locks in its locking statement, and must then find those rows taken and claim the others. A
+     * fresh database keeps Derby's plan the same on every run, so B always waits in that statement.
+     */
+    @Test
+    void aClaimerThatPickedRowsAnotherIsLeasingWaitsAndThenTakesOnlyTheMailsLeft() throws Exception {
+        try (QueueDatabase own = QueueDatabase.create()) {
+            for (int i = 0; i < 5; i++) {
+                own.insert(Rows.queued("mail " + i, NOW.minusMinutes(10 - i)));
+            }
+            EntityManager emA = own.entityManager();
+            try {
+                emA.getTransaction().begin();
+                MailClaimer claimerA = new MailClaimer();
+                claimerA.em = emA;
+                List<Long> byA = ids(claimerA.claim("host/server#A", LEASE_MS, 3, NOW)); // locked, not committed
+
+                CompletableFuture<List<Long>> byB = CompletableFuture.supplyAsync(() -> own.inTransaction(emB -> {
+                    MailClaimer claimerB = new MailClaimer();
+                    claimerB.em = emB;
+                    return ids(claimerB.claim("host/server#B", LEASE_MS, 3, NOW));
+                }));
+                assertThat(awaitStatementWaitingForALock(own)).contains("FOR UPDATE");
+                emA.getTransaction().commit();
+
+                assertThat(byA).hasSize(3);
+                assertThat(byB.get(30, TimeUnit.SECONDS)).hasSize(2).doesNotContainAnyElementsOf(byA);
+                byA.forEach(id -> assertThat(own.reload(id).getLeaseOwner()).isEqualTo("host/server#A"));
+            } finally {
+                if (emA.getTransaction().isActive()) {
+                    emA.getTransaction().rollback(); // never leave row locks behind
+                }
+                emA.close();
+            }
+        }
+    }
+
+    private List<MailMessage> claim(String owner, int limit, LocalDateTime now) {
+        return db.inTransaction(em -> {
+            cut.em = em;
+            return cut.claim(owner, LEASE_MS, limit, now);
+        });
+    }
+
+    private static List<Long> ids(List<MailMessage> mails) {
+        return mails.stream().map(MailMessage::getId).toList();
+    }
+
+    /**
+     * Waits, at most 20 s, until a transaction waits for a row lock, as Derby's lock table tells.
+     *
+     * @return the SQL of the statement that waits
+     */
+    private static String awaitStatementWaitingForALock(QueueDatabase database) throws SQLException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        try (Connection c = DriverManager.getConnection(database.url(), "app", "app");
+             Statement s = c.createStatement()) {
+            while (System.nanoTime() < deadline) {
+                try (ResultSet r = s.executeQuery("SELECT t.SQL_TEXT FROM SYSCS_DIAG.LOCK_TABLE l"
+                        + " JOIN SYSCS_DIAG.TRANSACTION_TABLE t ON l.XID = t.XID WHERE l.STATE = 'WAIT'")) {
+                    if (r.next()) {
+                        return r.getString(1);
+                    }
+                }
+                Thread.sleep(5);
+            }
+        }
+        throw new AssertionError("the second claimer never waited for the first one's locks");
+    }
+}

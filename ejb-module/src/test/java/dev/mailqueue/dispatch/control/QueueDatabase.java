@@ -1,0 +1,153 @@
+package dev.mailqueue.dispatch.control;
+
+import dev.mailqueue.mail.entity.MailAttempt;
+import dev.mailqueue.mail.entity.MailMessage;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.EntityManagerFactory;
+import jakarta.persistence.EntityTransaction;
+import jakarta.persistence.Persistence;
+import org.flywaydb.core.Flyway;
+
+import java.nio.file.Path;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * A fresh in-memory Derby database with the production schema (the real DDL, applied by Flyway as
+ * {@code SchemaMigrator} does), and the real {@code mailqueue} persistence unit of EclipseLink on it in
+ * Java SE: resource-local, the JTA data source of persistence.xml cancelled, SQL recorded by
+ * {@link SqlRecorder}. Each transaction gets its own EntityManager, closed at the end, like the
+ * container's transaction-scoped persistence context.
+ */
+final class QueueDatabase implements AutoCloseable {
+
+    private static final AtomicInteger DATABASES = new AtomicInteger();
+
+    /** Held so that the level set on it stays: Flyway tells at INFO what it does for every database. */
+    private static final Logger FLYWAY_LOG = Logger.getLogger("org.flywaydb");
+
+    static {
+        FLYWAY_LOG.setLevel(Level.WARNING);
+        // Derby writes derby.log into the working directory unless told otherwise.
+        if (System.getProperty("derby.stream.error.file") == null) {
+            System.setProperty("derby.stream.error.file", Path.of("target", "derby.log").toString());
+        }
+    }
+
+    private final String name;
+    private final EntityManagerFactory emf;
+
+    private QueueDatabase(String name, EntityManagerFactory emf) {
+        this.name = name;
+        this.emf = emf;
+    }
+
+    /** @return a new, empty database at the current schema version */
+    static QueueDatabase create() {
+        String name = "mailqueue" + DATABASES.incrementAndGet() + "_" + ProcessHandle.current().pid();
+        String url = "jdbc:derby:memory:" + name + ";create=true";
+        Flyway.configure(QueueDatabase.class.getClassLoader())
+                .dataSource(url, "app", "app")
+                .locations("classpath:db/migration/derby")
+                .skipDefaultCallbacks(true)
+                .failOnMissingLocations(true)
+                .load()
+                .migrate();
+        Map<String, Object> props = new HashMap<>();
+        props.put("jakarta.persistence.transactionType", "RESOURCE_LOCAL");
+        props.put("jakarta.persistence.jtaDataSource", ""); // an empty name cancels jdbc/mailqueue of persistence.xml
+        props.put("jakarta.persistence.nonJtaDataSource", "");
+        props.put("jakarta.persistence.jdbc.driver", "org.apache.derby.jdbc.EmbeddedDriver");
+        props.put("jakarta.persistence.jdbc.url", url);
+        props.put("jakarta.persistence.jdbc.user", "app");
+        props.put("jakarta.persistence.jdbc.password", "app");
+        props.put("eclipselink.logging.logger", SqlRecorder.class.getName());
+        props.put("eclipselink.logging.level", "WARNING");
+        props.put("eclipselink.logging.level.sql", "FINE");
+        props.put("eclipselink.logging.parameters", "true");
+        return new QueueDatabase(name, Persistence.createEntityManagerFactory("mailqueue", props));
+    }
+
+    /** @return the JDBC URL of this database, for a plain connection of a test's own */
+    String url() {
+        return "jdbc:derby:memory:" + name;
+    }
+
+    /** @return a new EntityManager; the caller begins, commits and closes */
+    EntityManager entityManager() {
+        return emf.createEntityManager();
+    }
+
+    /** Runs {@code work} in one transaction of a new EntityManager and commits; rolls back on failure. */
+    <T> T inTransaction(Function<EntityManager, T> work) {
+        EntityManager em = emf.createEntityManager();
+        EntityTransaction tx = em.getTransaction();
+        try {
+            tx.begin();
+            T result = work.apply(em);
+            tx.commit();
+            return result;
+        } finally {
+            if (tx.isActive()) {
+                tx.rollback();
+            }
+            em.close();
+        }
+    }
+
+    /** Runs {@code work} in one transaction of a new EntityManager and commits; rolls back on failure. */
+    void run(Consumer<EntityManager> work) {
+        inTransaction(em -> {
+            work.accept(em);
+            return null;
+        });
+    }
+
+    /** Persists the rows in this order (so their ids rise in this order) and commits. */
+    List<MailMessage> insert(MailMessage... mails) {
+        return inTransaction(em -> {
+            for (MailMessage mail : mails) {
+                em.persist(mail);
+            }
+            return List.of(mails);
+        });
+    }
+
+    /** Deletes every mail and attempt, so the next test starts with an empty queue. */
+    void clean() {
+        run(em -> {
+            em.createQuery("DELETE FROM MailAttempt").executeUpdate();
+            em.createQuery("DELETE FROM MailMessage").executeUpdate();
+        });
+    }
+
+    /** @return the row as it is in the database now */
+    MailMessage reload(long id) {
+        return inTransaction(em -> em.find(MailMessage.class, id));
+    }
+
+    /** @return the attempt log of a mail as it is in the database now, oldest first */
+    List<MailAttempt> attempts(long mailId) {
+        return inTransaction(em -> em.createNamedQuery(MailAttempt.BY_MAIL, MailAttempt.class)
+                .setParameter("mailId", mailId)
+                .getResultList());
+    }
+
+    @Override
+    public void close() {
+        emf.close();
+        try {
+            DriverManager.getConnection("jdbc:derby:memory:" + name + ";drop=true").close();
+        } catch (SQLException dropped) {
+            // Derby reports a successful drop as SQLState 08006
+        }
+    }
+}

@@ -1,0 +1,345 @@
+package dev.mailqueue.mail.control;
+
+import dev.mailqueue.api.FieldError;
+import dev.mailqueue.api.InvalidMailException;
+import dev.mailqueue.api.MailRequest;
+import jakarta.validation.Validation;
+import jakarta.validation.ValidatorFactory;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.IntStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+/**
+ * The rules a mail request must keep, checked by the real Hibernate Validator through
+ * {@link MailRequestValidator}: what passes, what is refused, and that each refusal names the field
+ * as the JSON does ({@code to[0]}, {@code cc[1]}) with a message a caller can act on.
+ */
+class MailRequestValidatorTest {
+
+    static ValidatorFactory validation;
+    MailRequestValidator cut;
+
+    @BeforeAll
+    static void startValidation() {
+        validation = Validation.buildDefaultValidatorFactory();
+    }
+
+    @AfterAll
+    static void stopValidation() {
+        validation.close();
+    }
+
+    @BeforeEach
+    void validator() {
+        cut = new MailRequestValidator();
+        cut.validator = validation.getValidator();
+    }
+
+    static MailRequest good() {
+        return new MailRequest()
+                .from("sender@example.com").fromName("Example Sender")
+                .replyTo("help@example.com")
+                .to("alice@example.com").cc("bob@example.org").bcc("audit@example.net")
+                .subject("Your order 4711").text("Thank you.").html("<p>Thank you.</p>")
+                .priority(4);
+    }
+
+    @Test
+    void aGoodRequestPasses() {
+        assertThatCode(() -> cut.check(good())).doesNotThrowAnyException();
+    }
+
+    @Test
+    void aMinimalRequestPasses() {
+        MailRequest minimal = new MailRequest().from("a@example.com").bcc("b@example.com").html("<p>x</p>");
+
+        assertThatCode(() -> cut.check(minimal)).doesNotThrowAnyException();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"not-an-address", "a@b@c", "Bob <bob@example.com>", "bob@example.com\r\nBcc: eve@example.com",
+            "bob@example.com\n", "(Bob) bob@example.com", "bob@example.com, eve@example.com", "bob@", "@example.com",
+            "bob smith@example.com", " ", "bob@example..com"})
+    void aBadRecipientIsRefusedNamingItsPlaceInTheList(String address) {
+        MailRequest request = good();
+        request.setTo(List.of(address));
+
+        assertThat(errors(request)).singleElement().satisfies(error -> {
+            assertThat(error.getField()).isEqualTo("to[0]");
+            assertThat(error.getMessage()).isNotBlank().doesNotContain("{").doesNotContain("}");
+        });
+    }
+
+    @Test
+    void aDisplayNameInAnAddressIsRefusedWithAHint() {
+        MailRequest request = good();
+        request.setFrom("Bob <bob@example.com>");
+
+        assertThat(errors(request)).singleElement().satisfies(error -> {
+            assertThat(error.getField()).isEqualTo("from");
+            assertThat(error.getMessage()).contains("display name");
+        });
+    }
+
+    @Test
+    void aLineBreakInAnAddressIsRefusedAsSuch() {
+        MailRequest request = good();
+        request.setReplyTo("help@example.com\r\nBcc: eve@example.com");
+
+        assertThat(errors(request)).singleElement().satisfies(error -> {
+            assertThat(error.getField()).isEqualTo("replyTo");
+            assertThat(error.getMessage()).contains("line break");
+        });
+    }
+
+    @Test
+    void eachBadAddressIsNamedByItsListAndIndex() {
+        MailRequest request = good();
+        request.setCc(List.of("ok@example.com", "not-an-address"));
+        request.setBcc(List.of("fine@example.com", "fine2@example.com", "a@b@c"));
+        request.setFrom("nobody");
+
+        assertThat(errors(request)).extracting(FieldError::getField).containsExactly("bcc[2]", "cc[1]", "from");
+    }
+
+    @Test
+    void aNullInARecipientListIsNamed() {
+        MailRequest request = good();
+        request.setTo(Arrays.asList("alice@example.com", null));
+
+        assertThat(errors(request)).extracting(FieldError::toString).containsExactly("to[1]: must not be null");
+    }
+
+    @Test
+    void theSenderIsRequired() {
+        MailRequest request = good();
+        request.setFrom(null);
+
+        assertThat(errors(request)).extracting(FieldError::toString).containsExactly("from: is required");
+    }
+
+    @Test
+    void aLocalPartOf64OctetsPassesAnd65AreRefused() {
+        MailRequest longest = good();
+        longest.setTo(List.of("a".repeat(64) + "@example.com"));
+        MailRequest tooLong = good();
+        tooLong.setTo(List.of("a".repeat(65) + "@example.com"));
+
+        assertThatCode(() -> cut.check(longest)).doesNotThrowAnyException();
+        assertThat(errors(tooLong)).singleElement().satisfies(error -> {
+            assertThat(error.getField()).isEqualTo("to[0]");
+            assertThat(error.getMessage()).contains("local part").contains("64");
+        });
+    }
+
+    @Test
+    void theLocalPartIsCountedInOctetsNotCharacters() {
+        MailRequest request = good();
+        request.setTo(List.of("ä".repeat(33) + "@example.com")); // 33 characters, 66 octets in UTF-8
+
+        assertThat(errors(request)).singleElement()
+                .satisfies(error -> assertThat(error.getMessage()).contains("local part"));
+    }
+
+    @Test
+    void anAddressOf254OctetsPassesAnd255AreRefused() {
+        MailRequest longest = good();
+        longest.setTo(List.of(addressOfLength(254)));
+        MailRequest tooLong = good();
+        tooLong.setTo(List.of(addressOfLength(255)));
+
+        assertThatCode(() -> cut.check(longest)).doesNotThrowAnyException();
+        assertThat(errors(tooLong)).singleElement().satisfies(error -> {
+            assertThat(error.getField()).isEqualTo("to[0]");
+            assertThat(error.getMessage()).contains("254");
+        });
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"Hello\r\nBcc: eve@example.com", "Hello\nX-Spam: no", "Hello\r"})
+    void aLineBreakInTheSubjectIsRefused(String subject) {
+        MailRequest request = good();
+        request.setSubject(subject);
+
+        assertThat(errors(request)).extracting(FieldError::toString).containsExactly("subject: must not contain CR or LF");
+    }
+
+    @Test
+    void aLineBreakInTheSendersNameIsRefused() {
+        MailRequest request = good();
+        request.setFromName("Example\r\nBcc: eve@example.com");
+
+        assertThat(errors(request)).extracting(FieldError::toString).containsExactly("fromName: must not contain CR or LF");
+    }
+
+    @Test
+    void theSendersNameIsAtMost200Characters() {
+        MailRequest longest = good().fromName("n".repeat(200));
+        MailRequest tooLong = good().fromName("n".repeat(201));
+
+        assertThatCode(() -> cut.check(longest)).doesNotThrowAnyException();
+        assertThat(errors(tooLong)).extracting(FieldError::toString)
+                .containsExactly("fromName: must be at most 200 characters");
+    }
+
+    @Test
+    void aMailWithoutAnyRecipientIsRefusedOnTo() {
+        MailRequest request = good();
+        request.setTo(new ArrayList<>());
+        request.setCc(null);
+        request.setBcc(List.of());
+
+        assertThat(errors(request)).singleElement().satisfies(error -> {
+            assertThat(error.getField()).isEqualTo("to");
+            assertThat(error.getMessage()).contains("at least one recipient");
+        });
+    }
+
+    @Test
+    void aHundredRecipientsPassAndAHundredAndOneAreRefused() {
+        MailRequest hundred = good();
+        hundred.setTo(addresses("to", 50));
+        hundred.setCc(addresses("cc", 30));
+        hundred.setBcc(addresses("bcc", 20));
+        MailRequest hundredAndOne = good();
+        hundredAndOne.setTo(addresses("to", 50));
+        hundredAndOne.setCc(addresses("cc", 30));
+        hundredAndOne.setBcc(addresses("bcc", 21));
+
+        assertThatCode(() -> cut.check(hundred)).doesNotThrowAnyException();
+        assertThat(errors(hundredAndOne)).singleElement().satisfies(error -> {
+            assertThat(error.getField()).isEqualTo("to");
+            assertThat(error.getMessage()).contains("at most 100 recipients");
+        });
+    }
+
+    @Test
+    void aMailWithoutBodyIsRefusedOnText() {
+        MailRequest request = good();
+        request.setText(null);
+        request.setHtml("");
+
+        assertThat(errors(request)).singleElement().satisfies(error -> {
+            assertThat(error.getField()).isEqualTo("text");
+            assertThat(error.getMessage()).contains("text or an HTML body");
+        });
+    }
+
+    @Test
+    void aSubjectOf998CharactersPassesAnd999AreRefused() {
+        MailRequest longest = good().subject("s".repeat(998));
+        MailRequest tooLong = good().subject("s".repeat(999));
+
+        assertThatCode(() -> cut.check(longest)).doesNotThrowAnyException();
+        assertThat(errors(tooLong)).extracting(FieldError::toString)
+                .containsExactly("subject: must be at most 998 characters (RFC 5322 2.1.1)");
+    }
+
+    @Test
+    void bodiesOfOneMebibyteOfCharactersPassAndOneMoreIsRefused() {
+        String mebi = "x".repeat(1_048_576);
+        MailRequest longest = good().text(mebi).html(mebi);
+        MailRequest tooLong = good().text(mebi + "x").html(mebi + "x");
+
+        assertThatCode(() -> cut.check(longest)).doesNotThrowAnyException();
+        assertThat(errors(tooLong)).extracting(FieldError::toString).containsExactly(
+                "html: must be at most 1048576 characters", "text: must be at most 1048576 characters");
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {-1, 10})
+    void aPriorityOutside0To9IsRefused(int priority) {
+        MailRequest request = good().priority(priority);
+
+        assertThat(errors(request)).extracting(FieldError::toString).containsExactly("priority: must be between 0 and 9");
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {0, 9})
+    void priorities0And9Pass(int priority) {
+        assertThatCode(() -> cut.check(good().priority(priority))).doesNotThrowAnyException();
+    }
+
+    @Test
+    void everyBrokenRuleIsReportedAtOnceAndSortedByField() {
+        MailRequest request = new MailRequest().subject("a\nb").priority(12);
+
+        InvalidMailException e = catchThrowableOfType(InvalidMailException.class, () -> cut.check(request));
+
+        assertThat(e.getErrors()).extracting(FieldError::getField)
+                .containsExactly("from", "priority", "subject", "text", "to");
+        assertThat(e.getMessage()).startsWith("Invalid mail: ").contains("from: is required");
+    }
+
+    @Test
+    void noRequestAtAllIsRefused() {
+        InvalidMailException e = catchThrowableOfType(InvalidMailException.class, () -> cut.check(null));
+
+        assertThat(e.getErrors()).extracting(FieldError::getMessage).containsExactly("a mail is required");
+    }
+
+    @Test
+    void anErrorMessageDoesNotEvaluateWhatTheCallerSent() {
+        MailRequest request = good();
+        request.setTo(List.of("${7*7}#{7*7}@a@b"));
+
+        assertThat(errors(request)).singleElement().satisfies(error ->
+                assertThat(error.getMessage()).doesNotContain("49").doesNotContain("${"));
+    }
+
+    @Disabled("BUG (see report): accepted today, then split apart by AddressListConverter")
+    @Test
+    void aQuotedLocalPartWithACommaIsRefused() {
+        // AddressListConverter stores recipients comma-separated and relies on this refusal.
+        MailRequest request = good();
+        request.setTo(List.of("\"doe,john\"@example.com"));
+
+        assertThat(errors(request)).extracting(FieldError::getField).containsExactly("to[0]");
+    }
+
+    private List<FieldError> errors(MailRequest request) {
+        InvalidMailException e = catchThrowableOfType(InvalidMailException.class, () -> cut.check(request));
+        assertThat(e).as("check(%s) must refuse the request", request).isNotNull();
+        assertThat(e.getErrors()).allSatisfy(error -> assertThat(error.getMessage()).isNotBlank());
+        return e.getErrors();
+    }
+
+    /** @return {@code local@domain} of exactly {@code octets} octets: a 64-octet local part, labels of 63 */
+    private static String addressOfLength(int octets) {
+        String local = "l".repeat(64);
+        StringBuilder domain = new StringBuilder();
+        int remaining = octets - local.length() - 1 - ".com".length();
+        while (remaining > 0) {
+            int label = Math.min(63, remaining);
+            if (remaining - label == 1) {
+                label--; // leave room for a label of at least one character after its dot
+            }
+            domain.append("d".repeat(label));
+            remaining -= label;
+            if (remaining > 0) {
+                domain.append('.');
+                remaining--;
+            }
+        }
+        String address = local + "@" + domain + ".com";
+        assertThat(address).hasSize(octets);
+        return address;
+    }
+
+    private static List<String> addresses(String prefix, int count) {
+        return IntStream.range(0, count).mapToObj(i -> prefix + i + "@example.com").toList();
+    }
+}
