@@ -13,7 +13,8 @@ import static java.lang.annotation.ElementType.TYPE_USE;
 import static java.lang.annotation.RetentionPolicy.RUNTIME;
 
 /**
- * A bare e-mail address ({@code local@domain}, no display name) that Jakarta Mail parses strictly and
+ * A bare ASCII e-mail address ({@code local@domain}: no display name, no quoted local part, no
+ * internationalized address) that Jakarta Mail parses strictly and
  * that fits RFC 5321: local part at most 64 octets (§4.5.3.1.1), domain at most 255 (§4.5.3.1.2), the
  * whole at most 254 (§4.5.3.1.3). {@code null} is valid; combine with {@code @NotNull} where needed.
  */

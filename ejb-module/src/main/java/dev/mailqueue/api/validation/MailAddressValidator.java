@@ -9,9 +9,10 @@ import jakarta.validation.ConstraintValidatorContext;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Checks {@link MailAddress}: strict RFC 822 parsing by {@link InternetAddress}, then the RFC 5321
- * octet limits, then that the text is the bare address and nothing more (no display name, no group,
- * no second address, no line break).
+ * Checks {@link MailAddress}: ASCII only (no SMTPUTF8 yet), no quoted local part or comma (the queue
+ * stores recipient lists comma-separated), strict RFC 822 parsing by {@link InternetAddress}, then the
+ * RFC 5321 octet limits, then that the text is the bare address and nothing more (no display name,
+ * no group, no second address, no line break).
  */
 public class MailAddressValidator implements ConstraintValidator<MailAddress, String> {
 
@@ -41,6 +42,12 @@ public class MailAddressValidator implements ConstraintValidator<MailAddress, St
         }
         if (value.indexOf('\r') >= 0 || value.indexOf('\n') >= 0) {
             return "must not contain a line break";
+        }
+        if (!StandardCharsets.US_ASCII.newEncoder().canEncode(value)) {
+            return "must be ASCII: internationalized addresses (RFC 6531 SMTPUTF8) are not supported";
+        }
+        if (value.indexOf('"') >= 0 || value.indexOf(',') >= 0) {
+            return "must not use a quoted local part or a comma";
         }
         InternetAddress parsed;
         try {

@@ -27,7 +27,10 @@ public class SmtpConnection implements AutoCloseable {
     }
 
     /**
-     * Sends one message to all its recipients (to, cc and bcc) over the open connection.
+     * Sends one message to all its recipients (to, cc and bcc) over the open connection. When a
+     * connection that was open from an earlier send fails without any SMTP reply (the server closed it
+     * while it sat idle, or restarted), the message is sent once more over a new connection, so a stale
+     * connection does not cost the mail an attempt.
      *
      * @param message a saved message
      * @return the server's reply to the end of DATA, e.g. {@code 250 OK}
@@ -35,6 +38,19 @@ public class SmtpConnection implements AutoCloseable {
      *                            recipient or the data, or the connection breaks or times out
      */
     public SmtpReply send(MimeMessage message) throws MessagingException {
+        boolean reused = transport != null;
+        try {
+            return sendOnce(message);
+        } catch (MessagingException e) {
+            if (reused && transport == null && SmtpReply.of(e).code() == null) {
+                LOG.fine(() -> "SMTP connection had gone stale (" + e.getMessage() + "); sending over a new one");
+                return sendOnce(message);
+            }
+            throw e;
+        }
+    }
+
+    private SmtpReply sendOnce(MimeMessage message) throws MessagingException {
         if (transport == null) {
             Transport opened = session.getTransport();
             opened.connect();

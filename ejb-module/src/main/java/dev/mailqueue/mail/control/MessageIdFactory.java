@@ -9,11 +9,19 @@ import java.util.UUID;
 
 /**
  * Makes the RFC 5322 §3.6.4 Message-ID of a mail when it is enqueued: {@code <random-uuid@domain>}.
- * The domain is {@code mailqueue.message-id.domain} when configured, else the sender's domain. The id
- * is stored with the mail and used on every attempt, so a receiver can recognise a resend.
+ * The domain is {@code mailqueue.message-id.domain} when configured, else the sender's domain, else
+ * (when that would make the id longer than its 255-character column) {@code mailqueue.invalid}
+ * (RFC 2606 reserves .invalid). The id is stored with the mail and used on every attempt, so a
+ * receiver can recognise a resend.
  */
 @ApplicationScoped
 public class MessageIdFactory {
+
+    /** The message_id column's length. */
+    static final int MAX_LENGTH = 255;
+
+    /** Used when the sender's domain would make the id too long. */
+    static final String FALLBACK_DOMAIN = "mailqueue.invalid";
 
     @Inject
     @ConfigProperty(name = "mailqueue.message-id.domain")
@@ -26,6 +34,7 @@ public class MessageIdFactory {
     public String create(String fromAddress) {
         String right = domain.filter(d -> !d.isBlank())
                 .orElseGet(() -> fromAddress.substring(fromAddress.lastIndexOf('@') + 1));
-        return "<" + UUID.randomUUID() + "@" + right + ">";
+        String id = "<" + UUID.randomUUID() + "@" + right + ">";
+        return id.length() <= MAX_LENGTH ? id : "<" + UUID.randomUUID() + "@" + FALLBACK_DOMAIN + ">";
     }
 }

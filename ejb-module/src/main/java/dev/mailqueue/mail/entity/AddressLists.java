@@ -6,7 +6,8 @@ import java.util.List;
 
 /**
  * Stores a list of bare addresses as one comma-separated column. Bare addresses (validated by
- * {@link dev.mailqueue.api.validation.MailAddress}) carry no comma, so the split is exact.
+ * {@link dev.mailqueue.api.validation.MailAddress}, which refuses quoted local parts and commas)
+ * carry no comma, so the split is exact.
  *
  * <p>Not a JPA {@code AttributeConverter}: EclipseLink builds converters through CDI on first use, and
  * when another application's transaction commits our insert (a remote EJB caller), its thread has no

@@ -43,7 +43,7 @@ import java.util.List;
             m.leaseOwner = NULL, m.leaseExpiresAt = NULL, m.lastError = :note
         WHERE m.status = dev.mailqueue.api.MailStatus.SENDING AND m.leaseExpiresAt < :now""")
 @NamedQuery(name = MailMessage.MARK_SENT, query = """
-        UPDATE MailMessage m SET m.status = dev.mailqueue.api.MailStatus.SENT, m.sentAt = :at,
+        UPDATE MailMessage m SET m.status = dev.mailqueue.api.MailStatus.SENT, m.sentAt = :at, m.attemptsRemaining = 0,
             m.lastAttemptAt = :startedAt, m.leaseOwner = NULL, m.leaseExpiresAt = NULL, m.lastError = NULL
         WHERE m.id = :id AND m.status = dev.mailqueue.api.MailStatus.SENDING AND m.leaseOwner = :owner""")
 @NamedQuery(name = MailMessage.MARK_FAILED_ATTEMPT, query = """

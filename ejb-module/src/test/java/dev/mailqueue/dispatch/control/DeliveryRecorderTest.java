@@ -7,7 +7,6 @@ import dev.mailqueue.mail.entity.MailMessage;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 import java.time.LocalDateTime;
@@ -214,7 +213,6 @@ class DeliveryRecorderTest {
         assertThat(attempt.getSmtpReplyText()).hasSize(1000);
     }
 
-    @Disabled("BUG (see report): MailView documents attemptsRemaining as 0 once sent, MARK_SENT leaves it")
     @Test
     void aSentMailHasNoAttemptsRemaining() {
         MailMessage mail = claimed(queuedWithAttempts(5), OWNER, NOW);

@@ -175,19 +175,35 @@ class MailClaimerTest {
         assertThat(released.getLeaseExpiresAt()).isNull();
     }
 
+    /**
+     * The lease is taken under a real lock: until the claim commits, its transaction holds an exclusive
+     * row lock on each row it leased and on no other (Derby's lock table says so), and the statement
+     * that takes them carries the lock clause.
+     */
     @Test
-    void theStatementThatReadsTheRowsToLeaseLocksThem() {
-        db.insert(Rows.queued("a", NOW.minusMinutes(2)), Rows.queued("b", NOW.minusMinutes(1)));
-        SqlRecorder.clear();
+    void theClaimHoldsExclusiveRowLocksOnWhatItLeasedUntilItCommits() throws Exception {
+        assertThat(CursorLease.sql(2)).contains("FOR UPDATE OF STATUS, LEASE_OWNER, LEASE_EXPIRES_AT");
+        try (QueueDatabase own = QueueDatabase.create()) {
+            own.insert(Rows.queued("a", NOW.minusMinutes(3)), Rows.queued("b", NOW.minusMinutes(2)),
+                    Rows.queued("c", NOW.minusMinutes(1)));
+            EntityManager em = own.entityManager();
+            try {
+                em.getTransaction().begin();
+                MailClaimer claimer = new MailClaimer();
+                claimer.em = em;
+                List<Long> leased = ids(claimer.claim("host/server#A", LEASE_MS, 2, NOW));
 
-        List<MailMessage> claimed = claim("host/server#1", 10, NOW);
-
-        assertThat(claimed).hasSize(2);
-        List<String> rowReads = SqlRecorder.statements().stream()
-                .filter(sql -> sql.startsWith("SELECT") && sql.contains("MAIL_MESSAGE") && sql.contains("SUBJECT"))
-                .toList();
-        assertThat(rowReads).as("statements that read whole mail rows during the claim").isNotEmpty();
-        assertThat(rowReads).allSatisfy(sql -> assertThat(sql).contains("FOR UPDATE"));
+                assertThat(leased).hasSize(2);
+                assertThat(exclusiveRowLocks(own)).as("X row locks held before commit").isEqualTo(2);
+                em.getTransaction().commit();
+                assertThat(exclusiveRowLocks(own)).as("X row locks after commit").isZero();
+            } finally {
+                if (em.getTransaction().isActive()) {
+                    em.getTransaction().rollback();
+                }
+                em.close();
+            }
+        }
     }
 
     @Test
@@ -235,9 +251,9 @@ class MailClaimerTest {
     }
 
     /**
-     * Claimer B picks the same best rows as A while A's claim is not yet committed, waits for A's row
-     * locks in its locking statement, and must then find those rows taken and claim the others. A
-     * fresh database keeps Derby's plan the same on every run, so B always waits in that statement.
+     * Claimer B claims while A's claim is not yet committed: B waits for A's exclusive row locks (in its
+     * pick or in its locking cursor, as Derby's plan has it), and must then find those rows taken and
+     * claim only the others.
      */
     @Test
     void aClaimerThatPickedRowsAnotherIsLeasingWaitsAndThenTakesOnlyTheMailsLeft() throws Exception {
@@ -257,7 +273,7 @@ class MailClaimerTest {
                     claimerB.em = emB;
                     return ids(claimerB.claim("host/server#B", LEASE_MS, 3, NOW));
                 }));
-                assertThat(awaitStatementWaitingForALock(own)).contains("FOR UPDATE");
+                assertThat(awaitStatementWaitingForALock(own)).as("B waits for A's row locks").isNotBlank();
                 emA.getTransaction().commit();
 
                 assertThat(byA).hasSize(3);
@@ -281,6 +297,17 @@ class MailClaimerTest {
 
     private static List<Long> ids(List<MailMessage> mails) {
         return mails.stream().map(MailMessage::getId).toList();
+    }
+
+    /** @return exclusive row locks on MAIL_MESSAGE granted to any transaction, from Derby's lock table */
+    private static int exclusiveRowLocks(QueueDatabase database) throws SQLException {
+        try (Connection c = DriverManager.getConnection(database.url(), "app", "app");
+             Statement s = c.createStatement();
+             ResultSet r = s.executeQuery("SELECT COUNT(*) FROM SYSCS_DIAG.LOCK_TABLE WHERE TABLENAME = 'MAIL_MESSAGE'"
+                     + " AND TYPE = 'ROW' AND MODE = 'X' AND STATE = 'GRANT'")) {
+            r.next();
+            return r.getInt(1);
+        }
     }
 
     /**

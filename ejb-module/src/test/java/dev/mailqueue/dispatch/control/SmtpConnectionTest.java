@@ -127,6 +127,26 @@ class SmtpConnectionTest {
         }
     }
 
+    /** A server restart between two chunks must not cost the next mail an attempt. */
+    @Test
+    void aConnectionTheServerDroppedWhileIdleIsReplacedWithoutFailingTheMail() throws Exception {
+        int port = freePort();
+        Session session = session(port);
+        GreenMail server = start(port);
+        try (SmtpConnection cut = new SmtpConnection(session)) {
+            assertThat(cut.send(MimeMessageFactory.compose(session, Rows.queued("before", CREATED))).code()).isEqualTo(250);
+            server.stop();
+            server = start(port);
+
+            SmtpReply reply = cut.send(MimeMessageFactory.compose(session, Rows.queued("after restart", CREATED)));
+
+            assertThat(reply.code()).isEqualTo(250);
+            assertThat(server.getReceivedMessages()).extracting(MimeMessage::getSubject).containsExactly("after restart");
+        } finally {
+            server.stop();
+        }
+    }
+
     @Test
     void aRefusedRecipientGivesTheServersCodeAndTheConnectionGoesOn() throws Exception {
         Session session = session(greenMail.getSmtp().getPort());
