@@ -3,15 +3,7 @@ package dev.mailqueue.it;
 import dev.mailqueue.api.EnqueueReceipt;
 import dev.mailqueue.api.MailRequest;
 import jakarta.mail.internet.MimeMessage;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -36,32 +28,9 @@ import static org.awaitility.Awaitility.await;
  * {@code mailqueue.dispatch.claimers}) drain them at the same time: every Message-ID arrives exactly
  * once, no row is left SENDING, and the attempt log shows the claimers' work overlapping in time.
  */
-@ExtendWith(ArquillianExtension.class)
-@RunAsClient
-class ConcurrentClaimersIT {
+class ConcurrentClaimersIT extends QueueServerIT {
 
     private static final int MAILS = 1_000;
-    private static final SmtpCatcher SMTP = new SmtpCatcher();
-
-    @Deployment(name = "queue", order = 1, testable = false)
-    static EnterpriseArchive queue() {
-        return Deployments.queue();
-    }
-
-    @Deployment(name = "probe", order = 2, testable = false)
-    static WebArchive probe() {
-        return Deployments.probe();
-    }
-
-    @BeforeAll
-    static void startSmtp() {
-        SMTP.start();
-    }
-
-    @AfterAll
-    static void stopSmtp() {
-        SMTP.stop();
-    }
 
     @Test
     void thousandMailsDrainedByConcurrentClaimersArriveExactlyOnce() throws Exception {

@@ -4,15 +4,7 @@ import dev.mailqueue.api.EnqueueReceipt;
 import dev.mailqueue.api.MailRequest;
 import dev.mailqueue.api.MailStatus;
 import dev.mailqueue.api.MailView;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -25,31 +17,7 @@ import static org.awaitility.Awaitility.await;
  * A worker that claimed a mail and died leaves it SENDING under its lease. Nobody touches it while
  * the lease runs; once it expires the row is claimed again and delivered exactly once.
  */
-@ExtendWith(ArquillianExtension.class)
-@RunAsClient
-class LeaseExpiryIT {
-
-    private static final SmtpCatcher SMTP = new SmtpCatcher();
-
-    @Deployment(name = "queue", order = 1, testable = false)
-    static EnterpriseArchive queue() {
-        return Deployments.queue();
-    }
-
-    @Deployment(name = "probe", order = 2, testable = false)
-    static WebArchive probe() {
-        return Deployments.probe();
-    }
-
-    @BeforeAll
-    static void startSmtp() {
-        SMTP.start();
-    }
-
-    @AfterAll
-    static void stopSmtp() {
-        SMTP.stop();
-    }
+class LeaseExpiryIT extends QueueServerIT {
 
     @Test
     void mailOfADeadWorkerIsClaimedAgainAfterItsLeaseExpiresAndDeliveredOnce() {

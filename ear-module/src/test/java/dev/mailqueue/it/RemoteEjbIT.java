@@ -1,15 +1,7 @@
 package dev.mailqueue.it;
 
 import dev.mailqueue.api.MailStatus;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -23,31 +15,7 @@ import static org.awaitility.Awaitility.await;
  * java:global name, inside its own JTA transaction: a commit queues and delivers the mail, a
  * rollback queues nothing (transactional outbox), invalid input is an exception naming the field.
  */
-@ExtendWith(ArquillianExtension.class)
-@RunAsClient
-class RemoteEjbIT {
-
-    private static final SmtpCatcher SMTP = new SmtpCatcher();
-
-    @Deployment(name = "queue", order = 1, testable = false)
-    static EnterpriseArchive queue() {
-        return Deployments.queue();
-    }
-
-    @Deployment(name = "caller", order = 2, testable = false)
-    static WebArchive caller() {
-        return Deployments.caller();
-    }
-
-    @BeforeAll
-    static void startSmtp() {
-        SMTP.start();
-    }
-
-    @AfterAll
-    static void stopSmtp() {
-        SMTP.stop();
-    }
+class RemoteEjbIT extends QueueServerIT {
 
     @Test
     void mailEnqueuedByAnotherApplicationInACommittedTransactionArrives() {

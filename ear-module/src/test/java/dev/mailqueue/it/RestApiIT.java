@@ -9,15 +9,7 @@ import jakarta.mail.Message.RecipientType;
 import jakarta.mail.internet.InternetAddress;
 import jakarta.mail.internet.MimeMessage;
 import jakarta.mail.internet.MimeMultipart;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -32,31 +24,7 @@ import static org.awaitility.Awaitility.await;
  * The REST API end to end: a mail posted to /api/mails arrives at the SMTP server as the caller
  * described it, and bad input is refused with problem details without touching what is queued.
  */
-@ExtendWith(ArquillianExtension.class)
-@RunAsClient
-class RestApiIT {
-
-    private static final SmtpCatcher SMTP = new SmtpCatcher();
-
-    @Deployment(name = "queue", order = 1, testable = false)
-    static EnterpriseArchive queue() {
-        return Deployments.queue();
-    }
-
-    @Deployment(name = "probe", order = 2, testable = false)
-    static WebArchive probe() {
-        return Deployments.probe();
-    }
-
-    @BeforeAll
-    static void startSmtp() {
-        SMTP.start();
-    }
-
-    @AfterAll
-    static void stopSmtp() {
-        SMTP.stop();
-    }
+class RestApiIT extends QueueServerIT {
 
     @Test
     void postedMailArrivesWithItsEnvelopeHeadersPartsAndMessageId() throws Exception {

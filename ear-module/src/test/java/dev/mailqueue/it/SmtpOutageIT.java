@@ -5,13 +5,7 @@ import dev.mailqueue.api.EnqueueReceipt;
 import dev.mailqueue.api.MailRequest;
 import dev.mailqueue.api.MailStatus;
 import dev.mailqueue.api.MailView;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.time.Duration;
 
@@ -23,24 +17,11 @@ import static org.awaitility.Awaitility.await;
  * and the mail ends FAILED; once the server is back, new mail is delivered and the failed one is not.
  * The test server allows 3 attempts, 300 ms apart.
  */
-@ExtendWith(ArquillianExtension.class)
-@RunAsClient
-class SmtpOutageIT {
-
-    private static final SmtpCatcher SMTP = new SmtpCatcher();
-
-    @Deployment(name = "queue", testable = false)
-    static EnterpriseArchive queue() {
-        return Deployments.queue();
-    }
-
-    @AfterAll
-    static void stopSmtp() {
-        SMTP.stop();
-    }
+class SmtpOutageIT extends QueueServerIT {
 
     @Test
     void failedAttemptsCountDownToFailedAndDeliveryResumesWhenTheServerIsBack() {
+        SMTP.stop();
         EnqueueReceipt doomed = QueueApi.enqueue(new MailRequest().from("ops@sender.example")
                 .to("nobody-home@to.example").subject("while the server is down").text("x"));
 

@@ -23,13 +23,25 @@ final class JobSettings {
      * @throws IllegalArgumentException naming the property when the value is not a positive long
      */
     static long positiveLong(String name, String value, long fallback) {
+        return atLeast(1, name, value, fallback);
+    }
+
+    /**
+     * @return the value as a long of 0 or more, or {@code fallback} when blank
+     * @throws IllegalArgumentException naming the property when the value is negative or not a number
+     */
+    static long nonNegativeLong(String name, String value, long fallback) {
+        return atLeast(0, name, value, fallback);
+    }
+
+    private static long atLeast(long min, String name, String value, long fallback) {
         if (value == null || value.isBlank()) {
             return fallback;
         }
         try {
             long parsed = Long.parseLong(value.strip());
-            if (parsed < 1) {
-                throw new IllegalArgumentException("job parameter " + name + " must be at least 1, was " + value);
+            if (parsed < min) {
+                throw new IllegalArgumentException("job parameter " + name + " must be at least " + min + ", was " + value);
             }
             return parsed;
         } catch (NumberFormatException e) {

@@ -51,7 +51,7 @@ public class MailDispatchWriter extends AbstractItemWriter {
     @Override
     public void open(Serializable checkpoint) {
         connection = new SmtpConnection(session);
-        policy = new RetryPolicy(retryDelay());
+        policy = new RetryPolicy(JobSettings.nonNegativeLong("retryDelayMillis", retryDelayMillis, 300_000L));
         owner = server.leaseOwner(job.getExecutionId());
     }
 
@@ -83,21 +83,6 @@ public class MailDispatchWriter extends AbstractItemWriter {
     public void close() {
         if (connection != null) {
             connection.close();
-        }
-    }
-
-    private long retryDelay() {
-        if (retryDelayMillis == null || retryDelayMillis.isBlank()) {
-            return 300_000L;
-        }
-        try {
-            long parsed = Long.parseLong(retryDelayMillis.strip());
-            if (parsed < 0) {
-                throw new IllegalArgumentException("job parameter retryDelayMillis must be 0 or more, was " + parsed);
-            }
-            return parsed;
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("job parameter retryDelayMillis must be a whole number", e);
         }
     }
 

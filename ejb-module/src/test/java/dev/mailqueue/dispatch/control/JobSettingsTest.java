@@ -48,4 +48,12 @@ class JobSettingsTest {
         assertThatIllegalArgumentException().isThrownBy(() -> JobSettings.positiveInt("batchSize", "2147483648", 100))
                 .withMessage("job parameter batchSize must be at most 2147483647");
     }
+
+    @Test
+    void aRetryDelayMayBeZeroButNotNegative() {
+        assertThat(JobSettings.nonNegativeLong("retryDelayMillis", "0", 300_000L)).isZero();
+        assertThat(JobSettings.nonNegativeLong("retryDelayMillis", null, 300_000L)).isEqualTo(300_000L);
+        assertThatIllegalArgumentException().isThrownBy(() -> JobSettings.nonNegativeLong("retryDelayMillis", "-1", 1))
+                .withMessage("job parameter retryDelayMillis must be at least 0, was -1");
+    }
 }
