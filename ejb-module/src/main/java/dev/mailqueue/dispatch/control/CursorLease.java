@@ -1,5 +1,8 @@
 package dev.mailqueue.dispatch.control;
 
+import dev.mailqueue.mail.entity.MailMessage;
+import jakarta.persistence.EntityManager;
+
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -21,10 +24,15 @@ import java.util.List;
  * claimers holding the same shared lock deadlock. Updating through the cursor turns the update lock
  * into an exclusive one at once: a second claimer waits for the first to commit, then finds the row
  * no longer QUEUED and skips it. The cursor has no ORDER BY (Derby does not allow one on an updatable
- * cursor); the candidates were picked in order beforehand, and rows are locked in key order, so
- * claimers cannot deadlock on each other.
+ * cursor); the candidates were picked in order beforehand (a paged JPQL query, so each database gets
+ * its own paging syntax), and rows are locked in key order, so claimers cannot deadlock on each other.
+ * Candidates another claimer took between pick and lock are skipped; if that empties a round, the
+ * claim picks again, {@value #ROUNDS} rounds at most.
  */
-final class CursorLease {
+final class CursorLease implements LeaseStrategy {
+
+    /** Rounds of pick-and-lock before a claim gives up on a busy queue and returns what it has. */
+    static final int ROUNDS = 4;
 
     /** Visible for tests: the statement sent, with one {@code ?} per candidate id. */
     static String sql(int candidates) {
@@ -34,7 +42,23 @@ final class CursorLease {
                 + " FOR UPDATE OF STATUS, LEASE_OWNER, LEASE_EXPIRES_AT";
     }
 
-    private CursorLease() {
+    @Override
+    public List<Long> lease(EntityManager em, Connection connection, String owner, LocalDateTime expiresAt,
+                            LocalDateTime now, int limit) throws SQLException {
+        for (int round = 0; round < ROUNDS; round++) {
+            List<Long> candidates = em.createNamedQuery(MailMessage.DUE_IDS, Long.class)
+                    .setParameter("now", now)
+                    .setMaxResults(limit)
+                    .getResultList();
+            if (candidates.isEmpty()) {
+                return List.of();
+            }
+            List<Long> leased = lease(connection, candidates, owner, expiresAt, now);
+            if (!leased.isEmpty()) {
+                return leased;
+            }
+        }
+        return List.of();
     }
 
     /**

@@ -16,18 +16,17 @@ import java.util.List;
 /**
  * Claims due mails for one claimer, in a short transaction of its own that commits before any mail
  * is sent. A claim first puts rows whose lease expired (their worker died) back in the queue, then
- * picks the best due rows (priority, then age) and leases them under a pessimistic row lock
- * ({@link CursorLease}): SENDING, owner, expiry. Rows another claimer took between the pick and the
- * lock are skipped; if that empties a round, the claim picks again, a few times at most.
+ * picks the best due rows (priority, then age) and leases them under a pessimistic row lock: SENDING,
+ * owner, expiry. How it locks depends on the database ({@link LeaseStrategy}): {@code SKIP LOCKED}
+ * where the database has it, a {@code FOR UPDATE} cursor elsewhere.
  */
 @Stateless
 public class MailClaimer {
 
-    /** Rounds of pick-and-lock before a claim gives up on a busy queue and returns what it has. */
-    static final int ROUNDS = 4;
-
     @PersistenceContext(unitName = "mailqueue")
     EntityManager em;
+
+    private LeaseStrategy strategy; // chosen on first use from the database's product name
 
     /**
      * @param owner       lease owner, e.g. {@code host/server#42}, at most 200 characters
@@ -42,31 +41,27 @@ public class MailClaimer {
     public List<MailMessage> claim(String owner, long leaseMillis, int limit, LocalDateTime now) {
         releaseExpiredLeases(now);
         LocalDateTime expiresAt = now.plusNanos(leaseMillis * 1_000_000L);
-        for (int round = 0; round < ROUNDS; round++) {
-            List<Long> candidates = em.createNamedQuery(MailMessage.DUE_IDS, Long.class)
-                    .setParameter("now", now)
-                    .setMaxResults(limit)
-                    .getResultList();
-            if (candidates.isEmpty()) {
-                return List.of();
-            }
-            List<Long> leased = lease(candidates, owner, expiresAt, now);
-            if (!leased.isEmpty()) {
-                return em.createNamedQuery(MailMessage.LEASED, MailMessage.class)
-                        .setParameter("owner", owner)
-                        .setParameter("ids", leased)
-                        .getResultList();
-            }
+        List<Long> leased;
+        try {
+            Connection connection = em.unwrap(Connection.class);
+            leased = strategy(connection).lease(em, connection, owner, expiresAt, now, limit);
+        } catch (SQLException e) {
+            throw new PersistenceException("could not lease up to " + limit + " mails for " + owner, e);
         }
-        return List.of();
+        if (leased.isEmpty()) {
+            return List.of();
+        }
+        return em.createNamedQuery(MailMessage.LEASED, MailMessage.class)
+                .setParameter("owner", owner)
+                .setParameter("ids", leased)
+                .getResultList();
     }
 
-    private List<Long> lease(List<Long> candidates, String owner, LocalDateTime expiresAt, LocalDateTime now) {
-        try {
-            return CursorLease.lease(em.unwrap(Connection.class), candidates, owner, expiresAt, now);
-        } catch (SQLException e) {
-            throw new PersistenceException("could not lease " + candidates.size() + " mails for " + owner, e);
+    private LeaseStrategy strategy(Connection connection) throws SQLException {
+        if (strategy == null) {
+            strategy = LeaseStrategy.forDatabase(connection.getMetaData().getDatabaseProductName());
         }
+        return strategy;
     }
 
     /**

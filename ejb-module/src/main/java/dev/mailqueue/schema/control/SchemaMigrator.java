@@ -6,18 +6,19 @@ import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
 import jakarta.ejb.TransactionManagement;
 import jakarta.ejb.TransactionManagementType;
-import jakarta.inject.Inject;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.output.MigrateResult;
 
 import javax.sql.DataSource;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.logging.Logger;
 
 /**
- * At application start, applies the versioned DDL of {@code sql/<mailqueue.db>/} (packaged as
- * {@code db/migration/<db>/V*__*.sql}) with Flyway before anything reads the queue. Flyway keeps its
- * history table beside ours and takes a lock on it, so servers starting together migrate once.
+ * At application start, applies the versioned DDL of {@code sql/<database>/} (packaged as
+ * {@code db/migration/<database>/V*__*.sql}) with Flyway before anything reads the queue; the database
+ * is the one the data source connects to ({@link DatabaseKind}). Flyway keeps its history table beside
+ * ours and takes a lock on it, so servers starting together migrate once.
  *
  * @throws org.flywaydb.core.api.FlywayException (at start-up) when the database cannot be reached or a
  *         script fails; the application then does not start
@@ -32,13 +33,15 @@ public class SchemaMigrator {
     @Resource(lookup = "jdbc/mailqueue")
     DataSource dataSource;
 
-    @Inject
-    @ConfigProperty(name = "mailqueue.db", defaultValue = "derby")
-    String database;
-
     @PostConstruct
     void migrate() {
-        String location = "classpath:db/migration/" + database;
+        DatabaseKind database;
+        try (Connection connection = dataSource.getConnection()) {
+            database = DatabaseKind.of(connection.getMetaData().getDatabaseProductName());
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot reach the mailqueue database jdbc/mailqueue", e);
+        }
+        String location = "classpath:db/migration/" + database.folder();
         MigrateResult result = Flyway.configure(SchemaMigrator.class.getClassLoader())
                 .dataSource(dataSource)
                 .locations(location)

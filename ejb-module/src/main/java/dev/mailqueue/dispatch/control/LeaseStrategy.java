@@ -1,0 +1,41 @@
+package dev.mailqueue.dispatch.control;
+
+import dev.mailqueue.schema.control.DatabaseKind;
+import jakarta.persistence.EntityManager;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.LocalDateTime;
+import java.util.List;
+
+/**
+ * How a claim picks and locks due rows on one kind of database, in the claim's transaction. Two
+ * kinds: {@link SkipLockedLease} where the database can skip rows another claimer holds (PostgreSQL,
+ * MariaDB 10.6+), so claimers never wait for each other; {@link CursorLease} everywhere
+ * else (Derby and databases not tested here), which locks with a plain {@code FOR UPDATE} cursor.
+ */
+interface LeaseStrategy {
+
+    /**
+     * Leases up to {@code limit} due rows: SENDING, {@code owner}, {@code expiresAt}.
+     *
+     * @param em         the claim transaction's entity manager
+     * @param connection the same transaction's JDBC connection
+     * @param owner      the lease owner to write
+     * @param expiresAt  UTC lease expiry to write
+     * @param now        UTC now: due means not_before &lt;= now
+     * @param limit      most rows to lease, 1 or more
+     * @return the ids leased; empty when none are due (or all due rows are held by other claimers)
+     * @throws SQLException when the database refuses, e.g. a lock timeout
+     */
+    List<Long> lease(EntityManager em, Connection connection, String owner, LocalDateTime expiresAt,
+                     LocalDateTime now, int limit) throws SQLException;
+
+    /**
+     * @param databaseProductName {@link java.sql.DatabaseMetaData#getDatabaseProductName()}
+     * @return the strategy for that database
+     */
+    static LeaseStrategy forDatabase(String databaseProductName) {
+        return DatabaseKind.of(databaseProductName).skipsLocked() ? new SkipLockedLease() : new CursorLease();
+    }
+}

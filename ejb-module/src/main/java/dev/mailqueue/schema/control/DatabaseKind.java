@@ -1,0 +1,66 @@
+package dev.mailqueue.schema.control;
+
+import java.util.Locale;
+
+/**
+ * The databases the queue has a schema for ({@code sql/<folder>/}), told apart by the JDBC driver's
+ * {@link java.sql.DatabaseMetaData#getDatabaseProductName() product name}, so the schema and the claim
+ * follow the data source actually configured.
+ */
+public enum DatabaseKind {
+    /** Apache Derby 10.16, embedded; the default. */
+    DERBY("derby", false),
+    /** PostgreSQL 9.5+ (tested with 15). */
+    POSTGRESQL("postgresql", true),
+    /** MariaDB 10.6+ (tested with 10.11): sequences from 10.3, SKIP LOCKED from 10.6. */
+    MARIADB("mariadb", true),
+    /** Microsoft SQL Server 2012+; DDL written from documentation, untested here. */
+    SQLSERVER("sqlserver", false),
+    /** Oracle Database 12c+; DDL written from documentation, untested here. */
+    ORACLE("oracle", false);
+
+    private final String folder;
+    private final boolean skipLocked;
+
+    DatabaseKind(String folder, boolean skipLocked) {
+        this.folder = folder;
+        this.skipLocked = skipLocked;
+    }
+
+    /** @return the folder under {@code sql/} (and {@code db/migration/} on the classpath) */
+    public String folder() {
+        return folder;
+    }
+
+    /** @return true when the claim can use {@code FOR UPDATE SKIP LOCKED} with {@code LIMIT} */
+    public boolean skipsLocked() {
+        return skipLocked;
+    }
+
+    /**
+     * @param productName {@link java.sql.DatabaseMetaData#getDatabaseProductName()}
+     * @return the kind
+     * @throws IllegalArgumentException when the queue has no schema for that database (e.g. MySQL,
+     *                                  which has no sequences)
+     */
+    public static DatabaseKind of(String productName) {
+        String name = productName == null ? "" : productName.toLowerCase(Locale.ROOT);
+        if (name.contains("derby")) {
+            return DERBY;
+        }
+        if (name.contains("postgresql")) {
+            return POSTGRESQL;
+        }
+        if (name.contains("mariadb")) {
+            return MARIADB;
+        }
+        if (name.contains("sql server")) {
+            return SQLSERVER;
+        }
+        if (name.contains("oracle")) {
+            return ORACLE;
+        }
+        throw new IllegalArgumentException("mailqueue has no schema for database '" + productName
+                + "'; supported: Derby, PostgreSQL, MariaDB, SQL Server, Oracle");
+    }
+}
