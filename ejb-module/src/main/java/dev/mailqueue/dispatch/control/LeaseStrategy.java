@@ -1,5 +1,6 @@
 package dev.mailqueue.dispatch.control;
 
+import dev.mailqueue.mail.entity.MailMessage;
 import dev.mailqueue.schema.control.DatabaseKind;
 import jakarta.persistence.EntityManager;
 
@@ -30,6 +31,27 @@ interface LeaseStrategy {
      */
     List<Long> lease(EntityManager em, Connection connection, String owner, LocalDateTime expiresAt,
                      LocalDateTime now, int limit) throws SQLException;
+
+    /**
+     * Puts SENDING rows whose lease expired before {@code now} back to QUEUED (their claimer died),
+     * noting why in last_error, like the seed's "put back in the queue after the timeout". By default
+     * one JPQL bulk update.
+     *
+     * @param em         the claim transaction's entity manager
+     * @param connection the same transaction's JDBC connection
+     * @param now        UTC now
+     * @return how many rows came back
+     * @throws SQLException when the database refuses
+     */
+    default int releaseExpired(EntityManager em, Connection connection, LocalDateTime now) throws SQLException {
+        return em.createNamedQuery(MailMessage.RELEASE_EXPIRED_LEASES)
+                .setParameter("now", now)
+                .setParameter("note", EXPIRED_NOTE)
+                .executeUpdate();
+    }
+
+    /** What last_error says of a row that came back because its lease expired. */
+    String EXPIRED_NOTE = "lease expired before the outcome was recorded; queued again";
 
     /**
      * @param databaseProductName {@link java.sql.DatabaseMetaData#getDatabaseProductName()}

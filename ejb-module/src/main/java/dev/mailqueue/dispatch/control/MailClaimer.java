@@ -39,12 +39,13 @@ public class MailClaimer {
      */
     @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW) // commit the lease before sending
     public List<MailMessage> claim(String owner, long leaseMillis, int limit, LocalDateTime now) {
-        releaseExpiredLeases(now);
         LocalDateTime expiresAt = now.plusNanos(leaseMillis * 1_000_000L);
         List<Long> leased;
         try {
             Connection connection = em.unwrap(Connection.class);
-            leased = strategy(connection).lease(em, connection, owner, expiresAt, now, limit);
+            LeaseStrategy strategy = strategy(connection);
+            strategy.releaseExpired(em, connection, now);
+            leased = strategy.lease(em, connection, owner, expiresAt, now, limit);
         } catch (SQLException e) {
             throw new PersistenceException("could not lease up to " + limit + " mails for " + owner, e);
         }
@@ -62,20 +63,6 @@ public class MailClaimer {
             strategy = LeaseStrategy.forDatabase(connection.getMetaData().getDatabaseProductName());
         }
         return strategy;
-    }
-
-    /**
-     * Puts SENDING rows whose lease expired before {@code now} back to QUEUED, like the seed's
-     * "put back in the queue after the timeout"; last_error notes it.
-     *
-     * @param now UTC now
-     * @return how many rows came back
-     */
-    int releaseExpiredLeases(LocalDateTime now) {
-        return em.createNamedQuery(MailMessage.RELEASE_EXPIRED_LEASES)
-                .setParameter("now", now)
-                .setParameter("note", "lease expired before the outcome was recorded; queued again")
-                .executeUpdate();
     }
 
     /**

@@ -13,7 +13,7 @@ import java.util.Collections;
 import java.util.List;
 
 /**
- * Leases with {@code SELECT ... FOR UPDATE SKIP LOCKED} (PostgreSQL 9.5+, MariaDB 10.6+):
+ * Leases with {@code SELECT ... FOR UPDATE SKIP LOCKED} (PostgreSQL 10+, MariaDB 10.6+):
  * the best due rows that no other transaction holds, locked in the same statement that picks them, so
  * concurrent claimers on any number of servers take disjoint rows without waiting for each other.
  * A native query because EclipseLink never emits SKIP LOCKED. The lease is then written to exactly
@@ -25,6 +25,39 @@ final class SkipLockedLease implements LeaseStrategy {
     static final String PICK = "SELECT ID FROM MAIL_MESSAGE"
             + " WHERE STATUS = 'QUEUED' AND NOT_BEFORE <= ? AND ATTEMPTS_REMAINING > 0"
             + " ORDER BY PRIORITY DESC, CREATED_AT, ID LIMIT ? FOR UPDATE SKIP LOCKED";
+
+    /** Expired leases no other claimer holds; {@code ?}: now. Visible for tests. */
+    static final String PICK_EXPIRED = "SELECT ID FROM MAIL_MESSAGE"
+            + " WHERE STATUS = 'SENDING' AND LEASE_EXPIRES_AT < ? FOR UPDATE SKIP LOCKED";
+
+    /**
+     * Skips rows other claimers hold here too: a plain UPDATE over the lease index would wait for a
+     * claimer that has just leased rows (InnoDB locks the index entries it meets even at READ COMMITTED).
+     */
+    @Override
+    public int releaseExpired(EntityManager em, Connection connection, LocalDateTime now) throws SQLException {
+        List<Long> ids = new ArrayList<>();
+        try (PreparedStatement pick = connection.prepareStatement(PICK_EXPIRED)) {
+            pick.setTimestamp(1, Timestamp.valueOf(now));
+            try (ResultSet rows = pick.executeQuery()) {
+                while (rows.next()) {
+                    ids.add(rows.getLong(1));
+                }
+            }
+        }
+        if (ids.isEmpty()) {
+            return 0;
+        }
+        try (PreparedStatement release = connection.prepareStatement("UPDATE MAIL_MESSAGE SET STATUS = 'QUEUED',"
+                + " LEASE_OWNER = NULL, LEASE_EXPIRES_AT = NULL, LAST_ERROR = ? WHERE ID IN (" + marks(ids.size()) + ")")) {
+            release.setString(1, EXPIRED_NOTE);
+            int i = 2;
+            for (Long id : ids) {
+                release.setLong(i++, id);
+            }
+            return release.executeUpdate();
+        }
+    }
 
     @Override
     public List<Long> lease(EntityManager em, Connection connection, String owner, LocalDateTime expiresAt,
@@ -43,7 +76,7 @@ final class SkipLockedLease implements LeaseStrategy {
             return ids;
         }
         String update = "UPDATE MAIL_MESSAGE SET STATUS = 'SENDING', LEASE_OWNER = ?, LEASE_EXPIRES_AT = ?"
-                + " WHERE ID IN (" + String.join(",", Collections.nCopies(ids.size(), "?")) + ")";
+                + " WHERE ID IN (" + marks(ids.size()) + ")";
         try (PreparedStatement lease = connection.prepareStatement(update)) {
             lease.setString(1, owner);
             lease.setTimestamp(2, Timestamp.valueOf(expiresAt));
@@ -54,5 +87,9 @@ final class SkipLockedLease implements LeaseStrategy {
             lease.executeUpdate();
         }
         return ids;
+    }
+
+    private static String marks(int count) {
+        return String.join(",", Collections.nCopies(count, "?"));
     }
 }

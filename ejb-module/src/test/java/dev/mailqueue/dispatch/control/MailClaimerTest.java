@@ -21,6 +21,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The claim on the real schema, EclipseLink and Derby: which rows it takes, in which order, how it
@@ -182,6 +183,7 @@ class MailClaimerTest {
      */
     @Test
     void theClaimHoldsExclusiveRowLocksOnWhatItLeasedUntilItCommits() throws Exception {
+        assumeTrue(QueueDatabase.isDerby(), "reads Derby's lock table");
         assertThat(CursorLease.sql(2)).contains("FOR UPDATE OF STATUS, LEASE_OWNER, LEASE_EXPIRES_AT");
         try (QueueDatabase own = QueueDatabase.create()) {
             own.insert(Rows.queued("a", NOW.minusMinutes(3)), Rows.queued("b", NOW.minusMinutes(2)),
@@ -257,6 +259,7 @@ class MailClaimerTest {
      */
     @Test
     void aClaimerThatPickedRowsAnotherIsLeasingWaitsAndThenTakesOnlyTheMailsLeft() throws Exception {
+        assumeTrue(QueueDatabase.isDerby(), "reads Derby's lock table; SKIP LOCKED databases do not wait");
         try (QueueDatabase own = QueueDatabase.create()) {
             for (int i = 0; i < 5; i++) {
                 own.insert(Rows.queued("mail " + i, NOW.minusMinutes(10 - i)));
@@ -282,6 +285,46 @@ class MailClaimerTest {
             } finally {
                 if (emA.getTransaction().isActive()) {
                     emA.getTransaction().rollback(); // never leave row locks behind
+                }
+                emA.close();
+            }
+        }
+    }
+
+    /**
+     * On PostgreSQL and MariaDB the claim skips what another claimer holds: B claims while A's claim
+     * is not committed, and gets the other rows at once instead of waiting (a plain FOR UPDATE would
+     * block until A commits; NOWAIT would fail). The statement carries the lock clause.
+     */
+    @Test
+    void aSecondClaimerSkipsTheRowsTheFirstHoldsWithoutWaiting() throws Exception {
+        assumeTrue(!QueueDatabase.isDerby(), "Derby has no SKIP LOCKED");
+        assertThat(SkipLockedLease.PICK).endsWith("FOR UPDATE SKIP LOCKED");
+        try (QueueDatabase own = QueueDatabase.create()) {
+            for (int i = 0; i < 5; i++) {
+                own.insert(Rows.queued("mail " + i, NOW.minusMinutes(10 - i)));
+            }
+            EntityManager emA = own.entityManager();
+            try {
+                emA.getTransaction().begin();
+                MailClaimer claimerA = new MailClaimer();
+                claimerA.em = emA;
+                List<Long> byA = ids(claimerA.claim("host/server#A", LEASE_MS, 3, NOW)); // locked, not committed
+
+                List<Long> byB = CompletableFuture.supplyAsync(() -> own.inTransaction(emB -> {
+                    MailClaimer claimerB = new MailClaimer();
+                    claimerB.em = emB;
+                    return ids(claimerB.claim("host/server#B", LEASE_MS, 3, NOW));
+                })).get(10, TimeUnit.SECONDS); // while A still holds its rows
+
+                assertThat(byA).hasSize(3);
+                assertThat(byB).hasSize(2).doesNotContainAnyElementsOf(byA);
+                emA.getTransaction().commit();
+                byA.forEach(id -> assertThat(own.reload(id).getLeaseOwner()).isEqualTo("host/server#A"));
+                byB.forEach(id -> assertThat(own.reload(id).getLeaseOwner()).isEqualTo("host/server#B"));
+            } finally {
+                if (emA.getTransaction().isActive()) {
+                    emA.getTransaction().rollback();
                 }
                 emA.close();
             }

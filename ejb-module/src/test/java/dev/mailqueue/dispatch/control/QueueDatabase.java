@@ -9,8 +9,10 @@ import jakarta.persistence.Persistence;
 import org.flywaydb.core.Flyway;
 
 import java.nio.file.Path;
+import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,11 +23,16 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * A fresh in-memory Derby database with the production schema (the real DDL, applied by Flyway as
+ * A fresh database with the production schema (the real DDL, applied by Flyway as
  * {@code SchemaMigrator} does), and the real {@code mailqueue} persistence unit of EclipseLink on it in
  * Java SE: resource-local, the JTA data source of persistence.xml cancelled, SQL recorded by
  * {@link SqlRecorder}. Each transaction gets its own EntityManager, closed at the end, like the
  * container's transaction-scoped persistence context.
+ *
+ * <p>Which database: system property {@code mailqueue.test.db} = {@code derby} (default: in memory),
+ * {@code postgresql} (a throwaway schema in database {@code test} on 127.0.0.1:5432, user postgres) or
+ * {@code mariadb} (a throwaway database on 127.0.0.1:3306, user root) — the Maven profiles of the same
+ * names set it.
  */
 final class QueueDatabase implements AutoCloseable {
 
@@ -42,21 +49,56 @@ final class QueueDatabase implements AutoCloseable {
         }
     }
 
+    /** The database the tests run on: derby, postgresql or mariadb. */
+    static final String KIND = System.getProperty("mailqueue.test.db", "derby");
+
     private final String name;
+    private final String url;
+    private final String user;
+    private final String password;
     private final EntityManagerFactory emf;
 
-    private QueueDatabase(String name, EntityManagerFactory emf) {
+    private QueueDatabase(String name, String url, String user, String password, EntityManagerFactory emf) {
         this.name = name;
+        this.url = url;
+        this.user = user;
+        this.password = password;
         this.emf = emf;
+    }
+
+    /** @return true when the tests run on Derby, whose lock table some tests read */
+    static boolean isDerby() {
+        return "derby".equals(KIND);
     }
 
     /** @return a new, empty database at the current schema version */
     static QueueDatabase create() {
-        String name = "mailqueue" + DATABASES.incrementAndGet() + "_" + ProcessHandle.current().pid();
-        String url = "jdbc:derby:memory:" + name + ";create=true";
+        String name = "mq_unit_" + DATABASES.incrementAndGet() + "_" + ProcessHandle.current().pid();
+        String url;
+        String user;
+        String password;
+        switch (KIND) {
+            case "postgresql" -> {
+                url = "jdbc:postgresql://127.0.0.1:5432/test?currentSchema=" + name;
+                user = "postgres";
+                password = "postgres";
+                execute("jdbc:postgresql://127.0.0.1:5432/test", user, password, "CREATE SCHEMA " + name);
+            }
+            case "mariadb" -> {
+                url = "jdbc:mariadb://127.0.0.1:3306/" + name + "?transactionIsolation=READ-COMMITTED"; // as the data source
+                user = "root";
+                password = "";
+                execute("jdbc:mariadb://127.0.0.1:3306/", user, password, "CREATE DATABASE " + name);
+            }
+            default -> {
+                url = "jdbc:derby:memory:" + name + ";create=true";
+                user = "app";
+                password = "app";
+            }
+        }
         Flyway.configure(QueueDatabase.class.getClassLoader())
-                .dataSource(url, "app", "app")
-                .locations("classpath:db/migration/derby")
+                .dataSource(url, user, password)
+                .locations("classpath:db/migration/" + KIND)
                 .skipDefaultCallbacks(true)
                 .failOnMissingLocations(true)
                 .load()
@@ -65,20 +107,33 @@ final class QueueDatabase implements AutoCloseable {
         props.put("jakarta.persistence.transactionType", "RESOURCE_LOCAL");
         props.put("jakarta.persistence.jtaDataSource", ""); // an empty name cancels jdbc/mailqueue of persistence.xml
         props.put("jakarta.persistence.nonJtaDataSource", "");
-        props.put("jakarta.persistence.jdbc.driver", "org.apache.derby.jdbc.EmbeddedDriver");
         props.put("jakarta.persistence.jdbc.url", url);
-        props.put("jakarta.persistence.jdbc.user", "app");
-        props.put("jakarta.persistence.jdbc.password", "app");
+        props.put("jakarta.persistence.jdbc.user", user);
+        props.put("jakarta.persistence.jdbc.password", password);
         props.put("eclipselink.logging.logger", SqlRecorder.class.getName());
         props.put("eclipselink.logging.level", "WARNING");
         props.put("eclipselink.logging.level.sql", "FINE");
         props.put("eclipselink.logging.parameters", "true");
-        return new QueueDatabase(name, Persistence.createEntityManagerFactory("mailqueue", props));
+        return new QueueDatabase(name, url.replace(";create=true", ""), user, password,
+                Persistence.createEntityManagerFactory("mailqueue", props));
+    }
+
+    private static void execute(String url, String user, String password, String sql) {
+        try (Connection c = DriverManager.getConnection(url, user, password); Statement s = c.createStatement()) {
+            s.execute(sql);
+        } catch (SQLException e) {
+            throw new IllegalStateException(sql, e);
+        }
     }
 
     /** @return the JDBC URL of this database, for a plain connection of a test's own */
     String url() {
-        return "jdbc:derby:memory:" + name;
+        return url;
+    }
+
+    /** @return a new plain JDBC connection to this database (auto-commit on) */
+    Connection connect() throws SQLException {
+        return DriverManager.getConnection(url, user, password);
     }
 
     /** @return a new EntityManager; the caller begins, commits and closes */
@@ -144,10 +199,17 @@ final class QueueDatabase implements AutoCloseable {
     @Override
     public void close() {
         emf.close();
-        try {
-            DriverManager.getConnection("jdbc:derby:memory:" + name + ";drop=true").close();
-        } catch (SQLException dropped) {
-            // Derby reports a successful drop as SQLState 08006
+        switch (KIND) {
+            case "postgresql" -> execute("jdbc:postgresql://127.0.0.1:5432/test", user, password,
+                    "DROP SCHEMA " + name + " CASCADE");
+            case "mariadb" -> execute("jdbc:mariadb://127.0.0.1:3306/", user, password, "DROP DATABASE " + name);
+            default -> {
+                try {
+                    DriverManager.getConnection("jdbc:derby:memory:" + name + ";drop=true").close();
+                } catch (SQLException dropped) {
+                    // Derby reports a successful drop as SQLState 08006
+                }
+            }
         }
     }
 }
