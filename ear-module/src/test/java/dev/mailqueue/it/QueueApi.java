@@ -14,6 +14,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -32,7 +34,12 @@ final class QueueApi {
 
     /** POSTs a body to /api/mails as JSON. */
     static HttpResponse<String> post(String json) {
-        return send(HttpRequest.newBuilder(URI.create(BASE + "/api/mails"))
+        return postTo("/api/mails", json);
+    }
+
+    /** POSTs a JSON body to a path of the server. */
+    static HttpResponse<String> postTo(String path, String json) {
+        return send(HttpRequest.newBuilder(URI.create(BASE + path))
                 .header("Content-Type", "application/json")
                 .header("Accept", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(json)).build());
@@ -77,6 +84,11 @@ final class QueueApi {
     /** @return the request as the JSON body of POST /api/mails */
     static String toJson(MailRequest mail) {
         return JSON.toJson(mail);
+    }
+
+    /** @return the receipts of a batch answer */
+    static List<EnqueueReceipt> receipts(String body) {
+        return JSON.fromJson(body, new ArrayList<EnqueueReceipt>() { }.getClass().getGenericSuperclass());
     }
 
     /** @return a JSON object body as a map */

@@ -87,6 +87,39 @@ class RestApiIT extends QueueServerIT {
     }
 
     @Test
+    void aBatchIsQueuedWholeAndEveryMailArrives() {
+        String batch = "[" + String.join(",",
+                QueueApi.toJson(new MailRequest().from("bulk@sender.example").to("one@batch.example").subject("b1").text("1")),
+                QueueApi.toJson(new MailRequest().from("bulk@sender.example").to("two@batch.example").subject("b2").text("2")),
+                QueueApi.toJson(new MailRequest().from("bulk@sender.example").to("three@batch.example").subject("b3").text("3")))
+                + "]";
+
+        HttpResponse<String> response = QueueApi.postTo("/api/mails/batch", batch);
+
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(202);
+        List<EnqueueReceipt> receipts = QueueApi.receipts(response.body());
+        assertThat(receipts).hasSize(3).extracting(EnqueueReceipt::getMessageId).doesNotHaveDuplicates();
+        receipts.forEach(r -> QueueApi.awaitStatus(r.getId(), MailStatus.SENT, Duration.ofSeconds(30)));
+        assertThat(SMTP.inbox("two@batch.example")).extracting(SmtpCatcher::messageId)
+                .containsExactly(receipts.get(1).getMessageId());
+    }
+
+    @Test
+    void aBatchWithOneBadMailIsRefusedWholeNamingTheMailsIndex() {
+        long stored = QueueApi.storedMails();
+        String batch = "[" + QueueApi.toJson(new MailRequest().from("bulk@sender.example").to("ok@batch.example").text("x"))
+                + "," + QueueApi.toJson(new MailRequest().from("bulk@sender.example").to("not an address").text("x")) + "]";
+
+        HttpResponse<String> response = QueueApi.postTo("/api/mails/batch", batch);
+
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(400);
+        assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
+                type -> assertThat(type).startsWith("application/problem+json"));
+        assertThat(response.body()).contains("[1].to[0]");
+        assertThat(QueueApi.storedMails()).as("nothing of the batch is stored").isEqualTo(stored);
+    }
+
+    @Test
     void unknownMailIsA404Problem() {
         HttpResponse<String> response = QueueApi.get("/api/mails/987654321");
         assertThat(response.statusCode()).isEqualTo(404);

@@ -27,6 +27,9 @@ public final class MailLimits {
     /** Text body and HTML body, each, in characters: 1 MiB worth (1,048,576). */
     public static final int BODY_CHARS = 1_048_576;
 
+    /** Mails in one bulk enqueue ({@code POST /api/mails/batch}, {@link MailQueue#enqueueAll}). */
+    public static final int BATCH = 1_000;
+
     /** Lowest priority; JMS uses the same 0..9 scale. */
     public static final int PRIORITY_MIN = 0;
 

@@ -1,5 +1,7 @@
 package dev.mailqueue.api;
 
+import java.util.List;
+
 /**
  * The mail queue's use cases, shared by the local view and the remote view
  * ({@link MailQueueRemote}). An application hands a mail over and returns at once; the queue sends it
@@ -19,6 +21,18 @@ public interface MailQueue {
      * @throws InvalidMailException when the request breaks a rule; names each field at fault
      */
     EnqueueReceipt enqueue(MailRequest request) throws InvalidMailException;
+
+    /**
+     * Queues up to {@link MailLimits#BATCH} mails at once, all or nothing, in the caller's transaction
+     * like {@link #enqueue(MailRequest)}.
+     *
+     * @param requests 1 to 1,000 mails
+     * @return one receipt per mail, in the order given
+     * @throws InvalidMailException when the list is empty or too long, or any mail breaks a rule; each
+     *                              field is named with the mail's index, e.g. {@code [3].to[0]}, and
+     *                              no mail is queued
+     */
+    List<EnqueueReceipt> enqueueAll(List<MailRequest> requests) throws InvalidMailException;
 
     /**
      * @param id the id from {@link EnqueueReceipt#getId()}

@@ -36,15 +36,20 @@ public class DeliveryRecorder {
      * @return how many outcomes were applied to their row (the others had lost their lease)
      */
     public int record(List<DeliveryOutcome> outcomes, String leaseOwner, String serverInstance, RetryPolicy policy) {
+        boolean[] held = new boolean[outcomes.size()];
         int applied = 0;
-        for (DeliveryOutcome outcome : outcomes) {
-            boolean held = apply(outcome, leaseOwner, policy);
-            if (held) {
+        for (int i = 0; i < held.length; i++) { // the row updates first ...
+            DeliveryOutcome outcome = outcomes.get(i);
+            held[i] = apply(outcome, leaseOwner, policy);
+            if (held[i]) {
                 applied++;
             } else {
                 LOG.warning(() -> "Mail " + outcome.mailId() + ": " + LEASE_LOST + " (claimer " + leaseOwner + ")");
             }
-            String error = held ? outcome.error()
+        }
+        for (int i = 0; i < held.length; i++) { // ... then the attempt rows, which go out as one JDBC batch
+            DeliveryOutcome outcome = outcomes.get(i);
+            String error = held[i] ? outcome.error()
                     : outcome.error() == null ? LEASE_LOST : outcome.error() + "; " + LEASE_LOST;
             em.persist(new MailAttempt(outcome.mailId(), outcome.startedAt(), outcome.finishedAt(), serverInstance,
                     leaseOwner, outcome.sent() ? AttemptOutcome.SENT : AttemptOutcome.FAILED,

@@ -20,6 +20,10 @@ import jakarta.persistence.EntityManager;
 import jakarta.persistence.LockModeType;
 import jakarta.persistence.PersistenceContext;
 
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * The queue's facade: enqueue, look up and cancel mails. Every method joins the caller's JTA
  * transaction (REQUIRED), so a mail enqueued in a transaction that rolls back is never sent.
@@ -42,6 +46,19 @@ public class Mails implements MailQueueLocal, MailQueueRemote {
         MailMessage mail = factory.create(request, Utc.now());
         em.persist(mail); // the sequence assigns the id here, no flush needed
         return new EnqueueReceipt(mail.getId(), mail.getMessageId(), mail.getStatus());
+    }
+
+    @Override
+    public List<EnqueueReceipt> enqueueAll(List<MailRequest> requests) throws InvalidMailException {
+        validator.checkAll(requests);
+        LocalDateTime now = Utc.now();
+        List<EnqueueReceipt> receipts = new ArrayList<>(requests.size());
+        for (MailRequest request : requests) {
+            MailMessage mail = factory.create(request, now);
+            em.persist(mail); // inserted in JDBC batches at commit (eclipselink.jdbc.batch-writing)
+            receipts.add(new EnqueueReceipt(mail.getId(), mail.getMessageId(), mail.getStatus()));
+        }
+        return receipts;
     }
 
     @Override

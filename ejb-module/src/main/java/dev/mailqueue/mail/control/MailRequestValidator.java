@@ -2,6 +2,7 @@ package dev.mailqueue.mail.control;
 
 import dev.mailqueue.api.FieldError;
 import dev.mailqueue.api.InvalidMailException;
+import dev.mailqueue.api.MailLimits;
 import dev.mailqueue.api.MailRequest;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -10,6 +11,7 @@ import jakarta.validation.ElementKind;
 import jakarta.validation.Path;
 import jakarta.validation.Validator;
 
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
@@ -38,6 +40,35 @@ public class MailRequestValidator {
                     .map(v -> new FieldError(fieldName(v.getPropertyPath()), v.getMessage()))
                     .sorted(Comparator.comparing(FieldError::getField).thenComparing(FieldError::getMessage))
                     .toList());
+        }
+    }
+
+    /**
+     * @param requests the mails of a bulk enqueue, may be null
+     * @throws InvalidMailException when the list is null, empty or longer than
+     *                              {@link MailLimits#BATCH}, or any mail breaks a rule; fields are
+     *                              prefixed with the mail's index: {@code [3].to[0]}
+     */
+    public void checkAll(List<MailRequest> requests) throws InvalidMailException {
+        if (requests == null || requests.isEmpty()) {
+            throw new InvalidMailException(List.of(new FieldError("", "at least one mail is required")));
+        }
+        if (requests.size() > MailLimits.BATCH) {
+            throw new InvalidMailException(List.of(new FieldError("",
+                    "at most " + MailLimits.BATCH + " mails per batch, got " + requests.size())));
+        }
+        List<FieldError> errors = new ArrayList<>();
+        for (int i = 0; i < requests.size(); i++) {
+            try {
+                check(requests.get(i));
+            } catch (InvalidMailException e) {
+                String prefix = "[" + i + "]";
+                e.getErrors().forEach(error -> errors.add(new FieldError(
+                        error.getField().isEmpty() ? prefix : prefix + "." + error.getField(), error.getMessage())));
+            }
+        }
+        if (!errors.isEmpty()) {
+            throw new InvalidMailException(errors);
         }
     }
 

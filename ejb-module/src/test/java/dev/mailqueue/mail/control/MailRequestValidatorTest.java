@@ -311,6 +311,33 @@ class MailRequestValidatorTest {
         });
     }
 
+    @Test
+    void aBatchNamesEachRefusedFieldWithTheIndexOfItsMail() {
+        MailRequest badRecipient = good();
+        badRecipient.setTo(List.of("not an address"));
+        MailRequest noBody = good().text(null).html(null);
+
+        InvalidMailException e = catchThrowableOfType(InvalidMailException.class,
+                () -> cut.checkAll(List.of(good(), badRecipient, good(), noBody)));
+
+        assertThat(e).isNotNull();
+        assertThat(e.getErrors()).extracting(FieldError::getField).containsExactly("[1].to[0]", "[3].text");
+    }
+
+    @Test
+    void aBatchOfValidMailsPasses() throws InvalidMailException {
+        cut.checkAll(java.util.Collections.nCopies(1_000, good()));
+    }
+
+    @Test
+    void anEmptyBatchAndOneOverAThousandMailsAreRefused() {
+        for (List<MailRequest> batch : List.of(List.<MailRequest>of(), java.util.Collections.nCopies(1_001, good()))) {
+            InvalidMailException e = catchThrowableOfType(InvalidMailException.class, () -> cut.checkAll(batch));
+            assertThat(e).as("batch of %d", batch.size()).isNotNull();
+            assertThat(e.getErrors()).singleElement().satisfies(error -> assertThat(error.getMessage()).isNotBlank());
+        }
+    }
+
     private List<FieldError> errors(MailRequest request) {
         InvalidMailException e = catchThrowableOfType(InvalidMailException.class, () -> cut.check(request));
         assertThat(e).as("check(%s) must refuse the request", request).isNotNull();

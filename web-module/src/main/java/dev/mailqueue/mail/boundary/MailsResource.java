@@ -20,8 +20,11 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 
+import java.util.List;
+
 /**
- * {@code /api/mails}: enqueue a mail, read its delivery state, cancel it. Errors answer with
+ * {@code /api/mails}: enqueue a mail (or up to 1,000 at {@code /api/mails/batch}), read its delivery
+ * state, cancel it. Errors answer with
  * {@code application/problem+json} (RFC 9457): 400 for a bad request (naming each field), 404 for an
  * unknown id, 409 for an action the mail's status forbids.
  */
@@ -47,6 +50,20 @@ public class MailsResource {
         return Response.accepted(receipt)
                 .location(uri.getAbsolutePathBuilder().path(Long.toString(receipt.getId())).build())
                 .build();
+    }
+
+    /**
+     * Queues up to 1,000 mails at once, all or nothing.
+     *
+     * @param requests a JSON array of mails, each as for {@code POST /api/mails}
+     * @return 202 Accepted with the receipts, in the order given; 400 naming {@code [index].field}
+     *         when any mail is refused, and then none is queued
+     */
+    @POST
+    @Path("batch")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Response enqueueAll(List<MailRequest> requests) throws InvalidMailException {
+        return Response.accepted(mails.enqueueAll(requests)).build();
     }
 
     /**
