@@ -24,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * 1,000 mails become due at one instant and three claimers (the test server's
+ * 1,000 mails become due at one instant and the test server's claimers (4, its
  * {@code mailqueue.dispatch.claimers}) drain them at the same time: every Message-ID arrives exactly
  * once, no row is left SENDING, and the attempt log shows the claimers' work overlapping in time.
  */

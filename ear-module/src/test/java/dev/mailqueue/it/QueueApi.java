@@ -39,7 +39,12 @@ final class QueueApi {
 
     /** POSTs a JSON body to a path of the server. */
     static HttpResponse<String> postTo(String path, String json) {
-        return send(HttpRequest.newBuilder(URI.create(BASE + path))
+        return postTo(BASE, path, json);
+    }
+
+    /** POSTs a JSON body to a path of the server at {@code base}, e.g. the second server. */
+    static HttpResponse<String> postTo(String base, String path, String json) {
+        return send(HttpRequest.newBuilder(URI.create(base + path))
                 .header("Content-Type", "application/json")
                 .header("Accept", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(json)).build());
@@ -67,7 +72,11 @@ final class QueueApi {
     }
 
     static HttpResponse<String> get(String path) {
-        return send(HttpRequest.newBuilder(URI.create(BASE + path)).GET().build());
+        return getFrom(BASE, path);
+    }
+
+    static HttpResponse<String> getFrom(String base, String path) {
+        return send(HttpRequest.newBuilder(URI.create(base + path)).GET().build());
     }
 
     /** Sends a request without a body, e.g. DELETE. */

@@ -1,0 +1,102 @@
+package dev.mailqueue.it;
+
+import dev.mailqueue.api.EnqueueReceipt;
+import dev.mailqueue.api.MailRequest;
+import org.junit.jupiter.api.Test;
+
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+
+/**
+ * 20,000 mails drained by every claimer at once: on PostgreSQL by two servers sharing the database,
+ * each with 4 claimers; on MariaDB by one server with 4. Every Message-ID arrives exactly once, none is
+ * lost, no row is left SENDING, and the attempt log shows the claimers of every server at work. Not on
+ * Derby: an embedded database cannot be shared, and ConcurrentClaimersIT covers its claimers.
+ */
+class ManyClaimersIT extends QueueServerIT {
+
+    private static final int MAILS = 20_000;
+    private static final int BATCH = 1_000;
+    private static final int CLAIMERS_PER_SERVER = 4; // mailqueue.dispatch.claimers of the test servers
+
+    @Test
+    void twentyThousandMailsDrainedByAllClaimersArriveExactlyOnce() throws Exception {
+        String db = System.getProperty("it.db", "derby");
+        assumeFalse("derby".equals(db), "embedded Derby cannot be shared between claimers of two servers");
+        boolean twoServers = "postgresql".equals(db);
+
+        try (SecondServer second = twoServers ? SecondServer.start() : null) {
+            Instant start = Instant.now();
+            List<EnqueueReceipt> receipts = new ArrayList<>(MAILS);
+            for (int b = 0; b < MAILS / BATCH; b++) {
+                // Alternate the servers that take the batches, when there are two.
+                String base = twoServers && b % 2 == 1 ? SecondServer.BASE : QueueApi.BASE;
+                receipts.addAll(enqueueBatch(base, b));
+            }
+            Instant enqueued = Instant.now();
+
+            Set<String> expected = receipts.stream().map(EnqueueReceipt::getMessageId).collect(Collectors.toSet());
+            assertThat(expected).hasSize(MAILS);
+            await().atMost(Duration.ofMinutes(6)).pollInterval(Duration.ofSeconds(1))
+                    .until(() -> SMTP.received().size() >= MAILS);
+            Instant drained = Instant.now();
+            await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5))
+                    .until(() -> SMTP.received().size() == MAILS);
+
+            Map<String, Long> arrivals = SMTP.received().stream()
+                    .collect(Collectors.groupingBy(SmtpCatcher::messageId, Collectors.counting()));
+            assertThat(arrivals.keySet()).isEqualTo(expected);
+            assertThat(arrivals.values()).as("each Message-ID exactly once").containsOnly(1L);
+
+            long first = receipts.stream().mapToLong(EnqueueReceipt::getId).min().orElseThrow();
+            long last = receipts.stream().mapToLong(EnqueueReceipt::getId).max().orElseThrow();
+            await().atMost(Duration.ofSeconds(30)).until(() -> QueueApi.get(
+                    "/probe/db?op=sending&from=" + first + "&to=" + last).body().strip(), "0"::equals);
+
+            Map<String, Set<String>> claimersByServer = claimersByServer(first, last);
+            assertThat(claimersByServer).as("servers that sent").hasSize(twoServers ? 2 : 1);
+            claimersByServer.forEach((server, claimers) -> assertThat(claimers)
+                    .as("claimers of %s", server).hasSizeGreaterThanOrEqualTo(CLAIMERS_PER_SERVER));
+            // A figure for the log, not a target: speed is measured by the benchmark.
+            System.out.printf("%d mails on %s: enqueued in %d ms, all arrived %d ms after the first enqueue;"
+                            + " claimers per server %s%n", MAILS, db, Duration.between(start, enqueued).toMillis(),
+                    Duration.between(start, drained).toMillis(),
+                    claimersByServer.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue().size()).toList());
+        }
+    }
+
+    private static List<EnqueueReceipt> enqueueBatch(String base, int batch) {
+        List<String> mails = new ArrayList<>(BATCH);
+        for (int i = 0; i < BATCH; i++) {
+            int n = batch * BATCH + i;
+            mails.add(QueueApi.toJson(new MailRequest().from("load@sender.example")
+                    .to("reader" + (n % 100) + "@load.example").subject("load " + n).text("mail number " + n)));
+        }
+        HttpResponse<String> response = QueueApi.postTo(base, "/api/mails/batch", "[" + String.join(",", mails) + "]");
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(202);
+        return QueueApi.receipts(response.body());
+    }
+
+    /** @return lease owners (claimers) of the mails' attempts, by server ("host/server" before '#') */
+    private static Map<String, Set<String>> claimersByServer(long first, long last) {
+        HttpResponse<String> response = QueueApi.get("/probe/db?op=attempts&from=" + first + "&to=" + last);
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        Map<String, Set<String>> result = new HashMap<>();
+        response.body().lines().filter(l -> !l.isBlank()).map(l -> l.split(",")[1])
+                .forEach(owner -> result.computeIfAbsent(owner.substring(0, owner.indexOf('#')), s -> new HashSet<>())
+                        .add(owner));
+        return result;
+    }
+}
