@@ -42,15 +42,6 @@ import java.util.List;
         UPDATE MailMessage m SET m.status = dev.mailqueue.api.MailStatus.QUEUED,
             m.leaseOwner = NULL, m.leaseExpiresAt = NULL, m.lastError = :note
         WHERE m.status = dev.mailqueue.api.MailStatus.SENDING AND m.leaseExpiresAt < :now""")
-@NamedQuery(name = MailMessage.MARK_SENT, query = """
-        UPDATE MailMessage m SET m.status = dev.mailqueue.api.MailStatus.SENT, m.sentAt = :at, m.attemptsRemaining = 0,
-            m.lastAttemptAt = :startedAt, m.leaseOwner = NULL, m.leaseExpiresAt = NULL, m.lastError = NULL
-        WHERE m.id = :id AND m.status = dev.mailqueue.api.MailStatus.SENDING AND m.leaseOwner = :owner""")
-@NamedQuery(name = MailMessage.MARK_FAILED_ATTEMPT, query = """
-        UPDATE MailMessage m SET m.status = :status, m.attemptsRemaining = :remaining,
-            m.notBefore = :notBefore, m.lastAttemptAt = :startedAt, m.lastError = :error,
-            m.leaseOwner = NULL, m.leaseExpiresAt = NULL
-        WHERE m.id = :id AND m.status = dev.mailqueue.api.MailStatus.SENDING AND m.leaseOwner = :owner""")
 public class MailMessage {
 
     /** Ids of due QUEUED rows, best first: priority, then age. Parameter {@code now}. */
@@ -61,10 +52,6 @@ public class MailMessage {
     public static final String EXPIRED_LEASE_IDS = "MailMessage.expiredLeaseIds";
     /** Puts SENDING rows whose lease expired back to QUEUED, noting why in last_error. */
     public static final String RELEASE_EXPIRED_LEASES = "MailMessage.releaseExpiredLeases";
-    /** Records a successful attempt, only while {@code owner} still holds the lease. */
-    public static final String MARK_SENT = "MailMessage.markSent";
-    /** Records a failed attempt (QUEUED again or FAILED), only while {@code owner} holds the lease. */
-    public static final String MARK_FAILED_ATTEMPT = "MailMessage.markFailedAttempt";
 
     @Id
     @SequenceGenerator(name = "mail_message_seq", sequenceName = "MAIL_MESSAGE_SEQ", allocationSize = 50)

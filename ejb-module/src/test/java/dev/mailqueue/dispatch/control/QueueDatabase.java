@@ -85,7 +85,7 @@ final class QueueDatabase implements AutoCloseable {
                 execute("jdbc:postgresql://127.0.0.1:5432/test", user, password, "CREATE SCHEMA " + name);
             }
             case "mariadb" -> {
-                url = "jdbc:mariadb://127.0.0.1:3306/" + name + "?transactionIsolation=READ-COMMITTED"; // as the data source
+                url = "jdbc:mariadb://127.0.0.1:3306/" + name + "?transactionIsolation=READ-COMMITTED&useBulkStmts=false"; // as the data source
                 user = "root";
                 password = "";
                 execute("jdbc:mariadb://127.0.0.1:3306/", user, password, "CREATE DATABASE " + name);
