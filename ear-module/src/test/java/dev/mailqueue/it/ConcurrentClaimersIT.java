@@ -2,26 +2,20 @@ package dev.mailqueue.it;
 
 import dev.mailqueue.api.EnqueueReceipt;
 import dev.mailqueue.api.MailRequest;
-import jakarta.mail.internet.MimeMessage;
 import org.junit.jupiter.api.Test;
 
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.function.Function;
-import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
  * 1,000 mails become due at one instant and the test server's claimers (4, its
@@ -38,24 +32,9 @@ class ConcurrentClaimersIT extends QueueServerIT {
         List<EnqueueReceipt> receipts = enqueueAll(due);
         assertThat(Instant.now()).as("enqueue must finish before the mails fall due").isBefore(due);
 
-        Set<String> expected = receipts.stream().map(EnqueueReceipt::getMessageId).collect(Collectors.toSet());
-        assertThat(expected).hasSize(MAILS);
-        await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofMillis(500))
-                .until(() -> SMTP.received().size() >= MAILS);
-        Duration drained = Duration.between(due, Instant.now());
-        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(4))
-                .until(() -> SMTP.received().size() == MAILS);
-
-        Map<String, Long> arrivals = SMTP.received().stream()
-                .collect(Collectors.groupingBy(SmtpCatcher::messageId, Collectors.counting()));
-        assertThat(arrivals.keySet()).isEqualTo(expected);
-        assertThat(arrivals.values()).as("each Message-ID exactly once").containsOnly(1L);
-
-        long first = receipts.stream().mapToLong(EnqueueReceipt::getId).min().orElseThrow();
-        long last = receipts.stream().mapToLong(EnqueueReceipt::getId).max().orElseThrow();
-        await().atMost(Duration.ofSeconds(30))
-                .until(() -> QueueApi.get("/probe/db?op=sending&from=" + first + "&to=" + last).body().strip(),
-                        "0"::equals);
+        Duration drained = Duration.between(due, assertDeliveredExactlyOnce(receipts, Duration.ofSeconds(180)));
+        long first = firstId(receipts);
+        long last = lastId(receipts);
 
         List<String[]> attempts = attempts(first, last);
         assertThat(attempts).hasSize(MAILS);

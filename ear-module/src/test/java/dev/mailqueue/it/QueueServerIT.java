@@ -1,5 +1,6 @@
 package dev.mailqueue.it;
 
+import dev.mailqueue.api.EnqueueReceipt;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
@@ -8,6 +9,16 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * What every integration test class runs against: the real EAR on the Liberty test server, beside it
@@ -34,6 +45,41 @@ abstract class QueueServerIT {
     @Deployment(name = "caller", order = 3, testable = false)
     static WebArchive caller() {
         return Deployments.caller();
+    }
+
+    /**
+     * Waits (at most {@code atMost}) until the SMTP server holds exactly the mails of {@code receipts},
+     * then checks each Message-ID arrived exactly once and that none of the rows is left SENDING.
+     *
+     * @return when the last of them arrived
+     */
+    static Instant assertDeliveredExactlyOnce(List<EnqueueReceipt> receipts, Duration atMost) {
+        Set<String> expected = receipts.stream().map(EnqueueReceipt::getMessageId).collect(Collectors.toSet());
+        assertThat(expected).as("distinct Message-IDs").hasSize(receipts.size());
+        await().atMost(atMost).pollInterval(Duration.ofMillis(500))
+                .until(() -> SMTP.received().size() >= receipts.size());
+        Instant arrived = Instant.now();
+        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5))
+                .until(() -> SMTP.received().size() == receipts.size());
+
+        Map<String, Long> arrivals = SMTP.received().stream()
+                .collect(Collectors.groupingBy(SmtpCatcher::messageId, Collectors.counting()));
+        assertThat(arrivals.keySet()).isEqualTo(expected);
+        assertThat(arrivals.values()).as("each Message-ID exactly once").containsOnly(1L);
+
+        long first = firstId(receipts);
+        long last = lastId(receipts);
+        await().atMost(Duration.ofSeconds(30)).until(() -> QueueApi.get(
+                "/probe/db?op=sending&from=" + first + "&to=" + last).body().strip(), "0"::equals);
+        return arrived;
+    }
+
+    static long firstId(List<EnqueueReceipt> receipts) {
+        return receipts.stream().mapToLong(EnqueueReceipt::getId).min().orElseThrow();
+    }
+
+    static long lastId(List<EnqueueReceipt> receipts) {
+        return receipts.stream().mapToLong(EnqueueReceipt::getId).max().orElseThrow();
     }
 
     @BeforeAll

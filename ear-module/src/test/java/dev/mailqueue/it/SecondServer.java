@@ -1,17 +1,22 @@
 package dev.mailqueue.it;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 import static org.awaitility.Awaitility.await;
 
 /**
- * The second Liberty server the build creates beside the Arquillian-managed one ({@code mailqueue-it2}:
- * the same EAR, database and SMTP server, its own ports), started and stopped by the test that needs
- * it with Liberty's own {@code server} script.
+ * A second Liberty server beside the Arquillian-managed one, set up and run by the test that needs it:
+ * {@code mailqueue-it2} in the same runtime, with the configuration the build prepared in
+ * {@code target/it2-server-config} (the test server's, on other ports), the same bootstrap properties
+ * (so the same database), and the same EAR. Created with Liberty's own {@code server} script.
  */
 final class SecondServer implements AutoCloseable {
 
@@ -21,8 +26,28 @@ final class SecondServer implements AutoCloseable {
     private SecondServer() {
     }
 
-    /** Starts the server and waits, at most 3 minutes, until the queue's REST API answers. */
+    /**
+     * Creates the server afresh (whatever an earlier run left is deleted first), configures and deploys
+     * it, starts it, and waits until its REST API answers.
+     */
     static SecondServer start() throws IOException, InterruptedException {
+        Path servers = Path.of(System.getProperty("it.wlp.home"), "usr", "servers");
+        Path dir = servers.resolve(NAME);
+        if (Files.isDirectory(dir)) {
+            try (Stream<Path> old = Files.walk(dir)) {
+                old.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+            }
+        }
+        run("create");
+        copyTree(Path.of(System.getProperty("it.second.config")), dir);
+        Files.copy(servers.resolve("mailqueue-it").resolve("bootstrap.properties"), dir.resolve("bootstrap.properties"),
+                StandardCopyOption.REPLACE_EXISTING);
+        Files.createDirectories(dir.resolve("apps"));
+        Files.copy(Path.of(System.getProperty("it.ear")), dir.resolve("apps").resolve("mailqueue.ear"),
+                StandardCopyOption.REPLACE_EXISTING);
+        Path defaults = Files.createDirectories(dir.resolve("configDropins").resolve("defaults"));
+        Files.writeString(defaults.resolve("mailqueue-app.xml"),
+                "<server><enterpriseApplication id=\"mailqueue\" name=\"mailqueue\" location=\"mailqueue.ear\"/></server>\n");
         run("start");
         await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
                 .until(() -> {
@@ -35,6 +60,23 @@ final class SecondServer implements AutoCloseable {
     @Override
     public void close() throws IOException, InterruptedException {
         run("stop");
+    }
+
+    private static void copyTree(Path from, Path to) throws IOException {
+        try (Stream<Path> paths = Files.walk(from)) {
+            paths.forEach(source -> {
+                Path target = to.resolve(from.relativize(source).toString());
+                try {
+                    if (Files.isDirectory(source)) {
+                        Files.createDirectories(target);
+                    } else {
+                        Files.copy(source, target, StandardCopyOption.REPLACE_EXISTING);
+                    }
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        }
     }
 
     private static void run(String action) throws IOException, InterruptedException {

@@ -1,0 +1,198 @@
+package dev.mailqueue.benchmark;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalTime;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.Locale;
+
+/**
+ * The throughput benchmark's client, run by {@code src/benchmark/run.sh} against a running mailqueue
+ * server on PostgreSQL whose mail session points at smtp-sink. In one run it
+ * <ol>
+ *   <li>warms up: enqueues and dispatches {@code warmup-mails}, not measured;</li>
+ *   <li>enqueues N mails of 1 KB through {@code POST /api/mails/batch}, all due at one instant a little
+ *       after the enqueue will have finished, so that enqueue and dispatch each have the machine to
+ *       themselves: enqueue mails/s;</li>
+ *   <li>waits until the queue has sent them and reads from their rows the dispatch rate: mails over
+ *       the time from their due instant to the last {@code sent_at};</li>
+ *   <li>enqueues at a steady rate (half the dispatch rate, due at once) for a few seconds and reads the
+ *       enqueue to SMTP-accept latency, {@code sent_at - created_at}, p50/p99;</li>
+ *   <li>sends N mails with plain Jakarta Mail into the same sink over as many reused connections as
+ *       the server has claimers (after a warm-up): the raw rate;</li>
+ *   <li>prints the figures against the targets: dispatch at least 75 % of raw, enqueue at least
+ *       20,000 mails/s.</li>
+ * </ol>
+ * Arguments are {@code --name=value}, see {@link Settings}. Exit status 0 when every mail was sent
+ * exactly once, 1 otherwise (missing a target is reported, not an error).
+ */
+public final class Benchmark {
+
+    /** Bulk enqueue target, mails per second. */
+    static final double ENQUEUE_TARGET_PER_SECOND = 20_000;
+    /** Dispatch target, as a fraction of the raw Jakarta Mail rate. */
+    static final double DISPATCH_TARGET_OF_RAW = 0.75;
+    /** Lower bound for the enqueue rate used to place the due instant (mails/s). */
+    private static final double SAFE_ENQUEUE_RATE = 1_000;
+
+    private final Settings settings;
+    private final PrintStream out;
+
+    private Benchmark(Settings settings, PrintStream out) {
+        this.settings = settings;
+        this.out = out;
+    }
+
+    /**
+     * @param args {@code --name=value} settings
+     * @throws Exception when a phase fails; the benchmark then prints no figures
+     */
+    public static void main(String[] args) throws Exception {
+        Locale.setDefault(Locale.ROOT);
+        Settings settings;
+        try {
+            settings = Settings.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println("benchmark: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
+        System.exit(new Benchmark(settings, System.out).run() ? 0 : 1);
+    }
+
+    private boolean run() throws Exception {
+        String runTag = "bench" + Long.toString(System.currentTimeMillis(), 36);
+        BulkEnqueuer enqueuer = new BulkEnqueuer(settings.apiUrl(), settings.httpConnections());
+        RawSmtpBaseline raw = new RawSmtpBaseline(settings.smtpHost(), settings.smtpPort(), settings.claimers());
+        SmtpSinkCounter sink = settings.sinkLog() == null ? null : new SmtpSinkCounter(settings.sinkLog());
+
+        try (QueueDatabase db = new QueueDatabase(settings.jdbcUrl(), settings.dbUser(), settings.dbPassword())) {
+            double warmupRate = SAFE_ENQUEUE_RATE;
+            if (settings.warmupMails() > 0) {
+                log("warm-up: %d mails through the queue", settings.warmupMails());
+                BulkEnqueuer.Result warm = enqueuer.enqueue(runTag + "w", settings.warmupMails(),
+                        settings.enqueueBatchSize(), null);
+                warmupRate = Math.max(SAFE_ENQUEUE_RATE, warm.mailsPerSecond());
+                log("warm-up: enqueued at %,.0f mails/s", warm.mailsPerSecond());
+                db.awaitDispatched(settings.warmupMails(), settings.stallTimeoutMillis(), out);
+            }
+
+            // Due once the enqueue is surely over: twice the time the warm-up rate needs, plus 2 s.
+            long sinkBefore = count(sink);
+            long deferMillis = 2_000 + Math.round(2_000 * settings.mails() / warmupRate);
+            Instant due = Instant.now().plusMillis(deferMillis).truncatedTo(ChronoUnit.MILLIS);
+            log("enqueue: %d mails in batches of %d over %d HTTP connections, all due at %s (in %.1f s)",
+                    settings.mails(), settings.enqueueBatchSize(), settings.httpConnections(), due, deferMillis / 1e3);
+            BulkEnqueuer.Result enqueued = enqueuer.enqueue(runTag, settings.mails(), settings.enqueueBatchSize(), due);
+            log("enqueue: done in %.2f s; waiting for dispatch", enqueued.elapsedNanos() / 1e9);
+            db.awaitDispatched(settings.mails(), settings.stallTimeoutMillis() + deferMillis, out);
+            long sinkQueue = count(sink) - sinkBefore;
+            QueueDatabase.DispatchFigures dispatched = db.figures(runTag);
+            QueueDatabase.ChunkPhases phases = db.chunkPhases(runTag, settings.dispatchBatchSize());
+
+            QueueDatabase.DispatchFigures steady = null;
+            double steadyRate = settings.latencyLoad() * dispatched.mailsPerSecond();
+            int steadyMails = 0;
+            if (settings.latencyMillis() > 0) {
+                log("latency: enqueueing %,.0f mails/s, due at once, for %.1f s", steadyRate, settings.latencyMillis() / 1e3);
+                steadyMails = enqueuer.enqueuePaced(runTag + "l", steadyRate, settings.latencyMillis());
+                db.awaitDispatched(steadyMails, settings.stallTimeoutMillis(), out);
+                steady = db.figures(runTag + "l");
+            }
+
+            int rawWarmup = Math.min(settings.warmupMails(), settings.mails());
+            if (rawWarmup > 0) {
+                log("raw Jakarta Mail warm-up: %d mails", rawWarmup);
+                raw.mailsPerSecond(rawWarmup);
+            }
+            log("raw Jakarta Mail: %d mails over %d connections", settings.mails(), settings.claimers());
+            long sinkBeforeRaw = count(sink);
+            double rawPerSecond = raw.mailsPerSecond(settings.mails());
+            long sinkRaw = count(sink) - sinkBeforeRaw;
+
+            return summary(new Figures(enqueued, dispatched, phases, steady, steadyRate, steadyMails, rawPerSecond,
+                    sink == null ? -1 : sinkQueue, sink == null ? -1 : sinkRaw));
+        }
+    }
+
+    /** Everything the summary prints. */
+    private record Figures(BulkEnqueuer.Result enqueued, QueueDatabase.DispatchFigures dispatched,
+                           QueueDatabase.ChunkPhases phases, QueueDatabase.DispatchFigures steady,
+                           double steadyRate, int steadyMails, double rawPerSecond, long sinkQueue, long sinkRaw) {
+    }
+
+    private boolean summary(Figures f) {
+        int n = settings.mails();
+        QueueDatabase.DispatchFigures d = f.dispatched();
+        QueueDatabase.ChunkPhases phases = f.phases();
+        double enqueueRate = f.enqueued().mailsPerSecond();
+        double share = d.mailsPerSecond() / f.rawPerSecond();
+        Duration overlap = Duration.between(d.firstDue(), d.lastCreated());
+        boolean complete = d.sent() == n && d.notSent() == 0 && d.attempts() == n && d.sentAttempts() == n
+                && (f.sinkQueue() < 0 || f.sinkQueue() == n) && (f.sinkRaw() < 0 || f.sinkRaw() == n)
+                && (f.steady() == null || f.steady().sent() == f.steadyMails() && f.steady().notSent() == 0);
+
+        out.println();
+        out.println("=== mailqueue throughput benchmark ===");
+        out.printf("mails               N = %,d of %,d B text (about 1.4 KB on the wire), after %,d warm-up mails%n",
+                n, TestMail.BODY_BYTES, settings.warmupMails());
+        out.printf("server              claimers %d, batch-size %d, dispatch interval %d ms; SMTP %s:%d%n",
+                settings.claimers(), settings.dispatchBatchSize(), settings.dispatchIntervalMillis(),
+                settings.smtpHost(), settings.smtpPort());
+        out.printf("enqueue             %,10.0f mails/s   %,d mails in %.2f s, POST /api/mails/batch of %d over %d"
+                        + " connections (request p50 %.0f ms, max %.0f ms)%n",
+                enqueueRate, n, f.enqueued().elapsedNanos() / 1e9, settings.enqueueBatchSize(),
+                settings.httpConnections(), f.enqueued().requestMillisP50(), f.enqueued().requestMillisMax());
+        if (!overlap.isNegative()) {
+            out.printf("                    WARNING: the enqueue ran %d ms past the due instant, so dispatch"
+                    + " overlapped it%n", overlap.toMillis());
+        }
+        out.printf("dispatch            %,10.0f mails/s   %,d mails, all due at one instant, the last sent %.2f s"
+                        + " later (p10..p90 of sent_at: %,.0f mails/s; %d claimer executions)%n",
+                d.mailsPerSecond(), d.sent(), d.dispatchSeconds(), d.steadyMailsPerSecond(), d.claimerExecutions());
+        out.printf("claimer time        %.0f %% sending (%d chunks, %.0f ms each, %.2f ms a mail), %.0f %% between"
+                        + " chunks (%.0f ms each: record outcomes, commit, claim, compose)%n",
+                100 * phases.sendingShare(), phases.chunks(), phases.sendingMillisPerChunk(),
+                phases.smtpMillisPerMail(), 100 * (1 - phases.sendingShare()), phases.betweenMillisPerChunk());
+        out.printf("raw Jakarta Mail    %,10.0f mails/s   %,d mails over %d reused connections into the same sink%n",
+                f.rawPerSecond(), n, settings.claimers());
+        if (f.steady() != null) {
+            QueueDatabase.DispatchFigures s = f.steady();
+            out.printf("latency             p50 %,.0f ms, p99 %,.0f ms, max %,.0f ms   enqueue -> SMTP 250 (sent_at -"
+                            + " created_at) of %,d mails enqueued at %,.0f mails/s (%.0f %% of dispatch), due at once%n",
+                    s.latencyMillisP50(), s.latencyMillisP99(), s.latencyMillisMax(), f.steadyMails(),
+                    f.steadyRate(), 100 * settings.latencyLoad());
+        }
+        out.printf("target enqueue      %,.0f mails/s >= %,.0f: %s%n", enqueueRate, ENQUEUE_TARGET_PER_SECOND,
+                verdict(enqueueRate >= ENQUEUE_TARGET_PER_SECOND));
+        out.printf("target dispatch     %.0f %% of raw >= %.0f %%: %s%n", 100 * share, 100 * DISPATCH_TARGET_OF_RAW,
+                verdict(share >= DISPATCH_TARGET_OF_RAW));
+        out.printf("check               %,d SENT, %,d not, %,d attempts (%,d sent); smtp-sink received %s from the"
+                        + " queue, %s raw: %s%n",
+                d.sent(), d.notSent(), d.attempts(), d.sentAttempts(), sinkText(f.sinkQueue()), sinkText(f.sinkRaw()),
+                complete ? "OK" : "MISMATCH");
+        return complete;
+    }
+
+    private static String sinkText(long count) {
+        return count < 0 ? "(not counted)" : String.format("%,d", count);
+    }
+
+    private static String verdict(boolean met) {
+        return met ? "met" : "MISSED";
+    }
+
+    private static long count(SmtpSinkCounter sink) throws IOException {
+        return sink == null ? 0 : sink.messages();
+    }
+
+    private void log(String format, Object... args) {
+        Object[] all = new Object[args.length + 1];
+        all[0] = LocalTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.MILLIS);
+        System.arraycopy(args, 0, all, 1, args.length);
+        out.printf("benchmark: %s " + format + "%n", all);
+    }
+}

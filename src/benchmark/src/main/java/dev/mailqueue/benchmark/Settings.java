@@ -1,0 +1,115 @@
+package dev.mailqueue.benchmark;
+
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The benchmark's settings, from {@code --name=value} arguments; every one has a default.
+ *
+ * @param mails                 mails enqueued and dispatched in the measured run (N)
+ * @param warmupMails           mails sent through the queue, and through the raw baseline, before
+ *                              measuring, to warm up both JVMs (the JIT); 0 for none
+ * @param enqueueBatchSize      mails per {@code POST /api/mails/batch} (the API takes up to 1,000)
+ * @param httpConnections       concurrent HTTP connections that enqueue
+ * @param claimers              the server's {@code mailqueue.dispatch.claimers}, also the raw
+ *                              baseline's number of SMTP connections (K)
+ * @param dispatchBatchSize     the server's {@code mailqueue.dispatch.batch-size}, for the summary
+ * @param dispatchIntervalMillis the server's {@code mailqueue.dispatch.interval.ms}, for the summary
+ * @param apiUrl                the mails resource, e.g. {@code http://localhost:9080/api/mails}
+ * @param jdbcUrl               the queue's PostgreSQL database and schema
+ * @param dbUser                database user
+ * @param dbPassword            database password
+ * @param smtpHost              the sink's host
+ * @param smtpPort              the sink's port
+ * @param sinkLog               smtp-sink's {@code -c} output, to count what it received; null to skip
+ * @param stallTimeoutMillis    give up waiting for dispatch when no mail was sent for this long
+ * @param latencyMillis         how long the steady load of the latency phase lasts
+ * @param latencyLoad           its rate, as a fraction of the measured dispatch rate
+ */
+public record Settings(int mails, int warmupMails, int enqueueBatchSize, int httpConnections, int claimers,
+                       int dispatchBatchSize, long dispatchIntervalMillis, String apiUrl, String jdbcUrl,
+                       String dbUser, String dbPassword, String smtpHost, int smtpPort, Path sinkLog,
+                       long stallTimeoutMillis, long latencyMillis, double latencyLoad) {
+
+    private static final Map<String, String> DEFAULTS = Map.ofEntries(
+            Map.entry("mails", "20000"),
+            Map.entry("warmup-mails", "20000"),
+            Map.entry("enqueue-batch-size", "1000"),
+            Map.entry("http-connections", "4"),
+            Map.entry("claimers", "4"),
+            Map.entry("dispatch-batch-size", "100"),
+            Map.entry("dispatch-interval-ms", "500"),
+            Map.entry("api-url", "http://localhost:9080/api/mails"),
+            Map.entry("jdbc-url", "jdbc:postgresql://127.0.0.1:5432/test?currentSchema=mailqueue"),
+            Map.entry("db-user", "postgres"),
+            Map.entry("db-password", "postgres"),
+            Map.entry("smtp-host", "127.0.0.1"),
+            Map.entry("smtp-port", "2525"),
+            Map.entry("sink-log", ""),
+            Map.entry("stall-timeout-ms", "60000"),
+            Map.entry("latency-ms", "10000"),
+            Map.entry("latency-load", "0.5"));
+
+    /**
+     * @param args {@code --name=value} pairs; names as in {@link #DEFAULTS}
+     * @return the settings
+     * @throws IllegalArgumentException for an unknown name, a malformed argument or a value out of range
+     */
+    public static Settings parse(String... args) {
+        Map<String, String> values = new HashMap<>(DEFAULTS);
+        for (String arg : args) {
+            int eq = arg.indexOf('=');
+            if (!arg.startsWith("--") || eq < 0) {
+                throw new IllegalArgumentException("expected --name=value, got: " + arg);
+            }
+            String name = arg.substring(2, eq);
+            if (!DEFAULTS.containsKey(name)) {
+                throw new IllegalArgumentException("unknown setting --" + name + "; known: " + names());
+            }
+            values.put(name, arg.substring(eq + 1));
+        }
+        String sinkLog = values.get("sink-log");
+        Settings settings = new Settings(
+                Integer.parseInt(values.get("mails")),
+                Integer.parseInt(values.get("warmup-mails")),
+                Integer.parseInt(values.get("enqueue-batch-size")),
+                Integer.parseInt(values.get("http-connections")),
+                Integer.parseInt(values.get("claimers")),
+                Integer.parseInt(values.get("dispatch-batch-size")),
+                Long.parseLong(values.get("dispatch-interval-ms")),
+                values.get("api-url"),
+                values.get("jdbc-url"),
+                values.get("db-user"),
+                values.get("db-password"),
+                values.get("smtp-host"),
+                Integer.parseInt(values.get("smtp-port")),
+                sinkLog.isEmpty() ? null : Path.of(sinkLog),
+                Long.parseLong(values.get("stall-timeout-ms")),
+                Long.parseLong(values.get("latency-ms")),
+                Double.parseDouble(values.get("latency-load")));
+        settings.check();
+        return settings;
+    }
+
+    private void check() {
+        require(mails >= 1, "mails must be at least 1");
+        require(warmupMails >= 0, "warmup-mails must not be negative");
+        require(enqueueBatchSize >= 1 && enqueueBatchSize <= 1000, "enqueue-batch-size must be 1..1000");
+        require(httpConnections >= 1, "http-connections must be at least 1");
+        require(claimers >= 1, "claimers must be at least 1");
+        require(stallTimeoutMillis >= 1000, "stall-timeout-ms must be at least 1000");
+        require(latencyMillis >= 0, "latency-ms must not be negative");
+        require(latencyLoad > 0 && latencyLoad <= 1, "latency-load must be in (0, 1]");
+    }
+
+    private static void require(boolean ok, String message) {
+        if (!ok) {
+            throw new IllegalArgumentException(message);
+        }
+    }
+
+    private static String names() {
+        return String.join(", ", DEFAULTS.keySet().stream().sorted().toList());
+    }
+}
