@@ -76,35 +76,45 @@ public class DeliveryRecorder {
     private boolean[] apply(List<DeliveryOutcome> outcomes, String leaseOwner, RetryPolicy policy) {
         List<Integer> sentAt = new ArrayList<>();
         List<Integer> failedAt = new ArrayList<>();
+        for (int i = 0; i < outcomes.size(); i++) {
+            (outcomes.get(i).sent() ? sentAt : failedAt).add(i);
+        }
+        boolean[] held = new boolean[outcomes.size()];
         Connection connection = em.unwrap(Connection.class);
-        try (PreparedStatement sent = connection.prepareStatement(MARK_SENT);
-             PreparedStatement failed = connection.prepareStatement(MARK_FAILED)) {
-            for (int i = 0; i < outcomes.size(); i++) {
-                DeliveryOutcome outcome = outcomes.get(i);
-                if (outcome.sent()) {
-                    sent.setTimestamp(1, Timestamp.valueOf(outcome.finishedAt()));
-                    sent.setTimestamp(2, Timestamp.valueOf(outcome.startedAt()));
-                    sent.setLong(3, outcome.mailId());
-                    sent.setString(4, leaseOwner);
-                    sent.addBatch();
-                    sentAt.add(i);
-                } else {
-                    MailStatus next = policy.statusAfterFailure(outcome.attemptsRemaining());
-                    failed.setString(1, next.name());
-                    failed.setInt(2, outcome.attemptsRemaining() - 1);
-                    failed.setTimestamp(3, Timestamp.valueOf(next == MailStatus.QUEUED
-                            ? policy.nextAttemptAt(outcome.finishedAt()) : outcome.finishedAt()));
-                    failed.setTimestamp(4, Timestamp.valueOf(outcome.startedAt()));
-                    failed.setString(5, Texts.clip(outcome.error(), 2000));
-                    failed.setLong(6, outcome.mailId());
-                    failed.setString(7, leaseOwner);
-                    failed.addBatch();
-                    failedAt.add(i);
+        try {
+            // A statement is prepared only for a group that has rows: closing one that never ran trips
+            // MariaDB Connector/J under Liberty's statement wrapper.
+            if (!sentAt.isEmpty()) {
+                try (PreparedStatement sent = connection.prepareStatement(MARK_SENT)) {
+                    for (int i : sentAt) {
+                        DeliveryOutcome outcome = outcomes.get(i);
+                        sent.setTimestamp(1, Timestamp.valueOf(outcome.finishedAt()));
+                        sent.setTimestamp(2, Timestamp.valueOf(outcome.startedAt()));
+                        sent.setLong(3, outcome.mailId());
+                        sent.setString(4, leaseOwner);
+                        sent.addBatch();
+                    }
+                    mark(held, sentAt, sent.executeBatch());
                 }
             }
-            boolean[] held = new boolean[outcomes.size()];
-            mark(held, sentAt, sentAt.isEmpty() ? new int[0] : sent.executeBatch());
-            mark(held, failedAt, failedAt.isEmpty() ? new int[0] : failed.executeBatch());
+            if (!failedAt.isEmpty()) {
+                try (PreparedStatement failed = connection.prepareStatement(MARK_FAILED)) {
+                    for (int i : failedAt) {
+                        DeliveryOutcome outcome = outcomes.get(i);
+                        MailStatus next = policy.statusAfterFailure(outcome.attemptsRemaining());
+                        failed.setString(1, next.name());
+                        failed.setInt(2, outcome.attemptsRemaining() - 1);
+                        failed.setTimestamp(3, Timestamp.valueOf(next == MailStatus.QUEUED
+                                ? policy.nextAttemptAt(outcome.finishedAt()) : outcome.finishedAt()));
+                        failed.setTimestamp(4, Timestamp.valueOf(outcome.startedAt()));
+                        failed.setString(5, Texts.clip(outcome.error(), 2000));
+                        failed.setLong(6, outcome.mailId());
+                        failed.setString(7, leaseOwner);
+                        failed.addBatch();
+                    }
+                    mark(held, failedAt, failed.executeBatch());
+                }
+            }
             return held;
         } catch (SQLException e) {
             throw new PersistenceException("could not record " + outcomes.size() + " outcomes of " + leaseOwner, e);
