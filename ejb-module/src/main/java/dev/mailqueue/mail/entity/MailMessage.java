@@ -183,7 +183,9 @@ public class MailMessage {
     }
 
     /**
-     * Takes the row for a claimer: SENDING, leased to {@code owner} until {@code expiresAt}.
+     * Puts this (new, unpersisted) row in the leased state: SENDING, owned by {@code owner} until
+     * {@code expiresAt}, e.g. to set up a row a dead claimer left behind. The dispatcher does not use
+     * it: claims write leases in SQL under a row lock ({@code LeaseStrategy}).
      *
      * @param owner     the claimer, e.g. {@code host/server#execution}
      * @param expiresAt UTC time after which the lease may be taken over
