@@ -14,10 +14,21 @@ public enum MailStatus {
     /** Every attempt failed; {@code lastError} says why the last one did. */
     FAILED,
     /** Withdrawn by a caller before it was sent. */
-    CANCELLED;
+    CANCELLED,
+    /** Not sent before its expires-at time or the queue's maximum lifetime; never sent afterwards. */
+    EXPIRED,
+    /**
+     * Held for review: a lease expired after its SMTP transaction may have begun (in doubt whether the
+     * server took the mail), and the in-doubt policy says hold rather than resend. An administrator
+     * requeues or cancels it.
+     */
+    HELD;
 
-    /** @return true for the states a mail never leaves */
+    /**
+     * @return true for the states a mail never leaves on its own (an administrator may still requeue
+     *         a FAILED, EXPIRED or HELD mail)
+     */
     public boolean isTerminal() {
-        return this == SENT || this == FAILED || this == CANCELLED;
+        return this != QUEUED && this != SENDING;
     }
 }
