@@ -20,6 +20,7 @@ public class AttemptView implements Serializable {
     private Integer smtpReplyCode;
     private String smtpReplyText;
     private String error;
+    private String enhancedStatus;
 
     /** For JSON-B. */
     public AttemptView() {
@@ -29,7 +30,7 @@ public class AttemptView implements Serializable {
      * @param startedAt      when the attempt began
      * @param finishedAt     when the SMTP server answered or the attempt gave up
      * @param serverInstance the server that made it
-     * @param outcome        {@code SENT} or {@code FAILED}
+     * @param outcome        {@code SENT}, {@code FAILED} or {@code IN_DOUBT}
      * @param smtpReplyCode  three-digit reply code, or null
      * @param smtpReplyText  the server's reply text, or null
      * @param error          why it failed, or null
@@ -101,5 +102,14 @@ public class AttemptView implements Serializable {
 
     public void setError(String error) {
         this.error = error;
+    }
+
+    /** @return the RFC 3463 enhanced status code of the reply, e.g. {@code 5.1.1}, or null when none came */
+    public String getEnhancedStatus() {
+        return enhancedStatus;
+    }
+
+    public void setEnhancedStatus(String enhancedStatus) {
+        this.enhancedStatus = enhancedStatus;
     }
 }

@@ -1,6 +1,8 @@
 package dev.mailqueue.api;
 
 import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * What {@link MailQueue#enqueue(MailRequest)} answers: the queue's id of the mail and the RFC 5322
@@ -13,6 +15,8 @@ public class EnqueueReceipt implements Serializable {
     private long id;
     private String messageId;
     private MailStatus status;
+    private boolean duplicate;
+    private List<EnqueueReceipt> copies = new ArrayList<>();
 
     /** For JSON-B. */
     public EnqueueReceipt() {
@@ -54,5 +58,29 @@ public class EnqueueReceipt implements Serializable {
 
     public void setStatus(MailStatus status) {
         this.status = status;
+    }
+
+    /**
+     * @return true when an earlier enqueue with the same idempotency key had queued this mail, and this
+     *         enqueue queued nothing; its status is then the mail's status now
+     */
+    public boolean isDuplicate() {
+        return duplicate;
+    }
+
+    public void setDuplicate(boolean duplicate) {
+        this.duplicate = duplicate;
+    }
+
+    /**
+     * @return for an enqueue with {@link MailRequest#isPerRecipient()}, one receipt per recipient's copy,
+     *         in the order of to, cc, bcc (the first is this receipt's mail); empty otherwise
+     */
+    public List<EnqueueReceipt> getCopies() {
+        return copies;
+    }
+
+    public void setCopies(List<EnqueueReceipt> copies) {
+        this.copies = copies == null ? new ArrayList<>() : new ArrayList<>(copies);
     }
 }

@@ -23,6 +23,25 @@ public interface MailQueue {
     EnqueueReceipt enqueue(MailRequest request) throws InvalidMailException;
 
     /**
+     * Queues one mail at most once per idempotency key, like {@link #enqueue(MailRequest)}: when a mail
+     * was already queued with this key, nothing new is queued and its receipt is returned, marked
+     * {@link EnqueueReceipt#isDuplicate() duplicate} (whatever the request says now). For callers that
+     * may send the same request twice, e.g. a user double-clicking "Send" or a retry after a timeout.
+     * Keys are kept as long as their mail (retention deletes both).
+     *
+     * @param request        the mail; see {@link MailRequest} for the rules
+     * @param idempotencyKey the caller's key for this mail: 1 to 255 printable ASCII characters (e.g. a
+     *                       UUID), or null for no key
+     * @return the new mail's receipt, or the earlier one's
+     * @throws InvalidMailException         when the request breaks a rule or the key is malformed
+     *                                      (field {@code idempotencyKey})
+     * @throws IdempotencyConflictException when a concurrent enqueue with the same key committed first;
+     *                                      the transaction rolls back, and calling again returns its mail
+     */
+    EnqueueReceipt enqueue(MailRequest request, String idempotencyKey)
+            throws InvalidMailException, IdempotencyConflictException;
+
+    /**
      * Queues up to {@link MailLimits#BATCH} mails at once, all or nothing, in the caller's transaction
      * like {@link #enqueue(MailRequest)}.
      *

@@ -60,6 +60,10 @@ public class MailRequest implements Serializable {
     // (java.time is not open to it), so the remote view would fail. The accessors speak Instant.
     private String notBefore;
 
+    private String expiresAt;
+
+    private boolean perRecipient;
+
     /** An empty request; JSON-B and Java callers fill it through the setters or the fluent methods. */
     public MailRequest() {
     }
@@ -163,6 +167,33 @@ public class MailRequest implements Serializable {
         this.notBefore = notBefore == null ? null : notBefore.toString();
     }
 
+    /**
+     * @return the time after which the mail must not be sent any more: if it is still queued then, it
+     *         becomes {@link MailStatus#EXPIRED}; null for none. The queue's maximum lifetime
+     *         ({@code mailqueue.delivery.max-lifetime.ms}, 5 days by default) applies as well, whichever
+     *         comes first. Must be in the future and after {@link #getNotBefore()}.
+     */
+    public Instant getExpiresAt() {
+        return expiresAt == null ? null : Instant.parse(expiresAt);
+    }
+
+    public void setExpiresAt(Instant expiresAt) {
+        this.expiresAt = expiresAt == null ? null : expiresAt.toString();
+    }
+
+    /**
+     * @return true to queue one copy per recipient (seed 004: "a copy of the message for each
+     *         recipient"): each copy has its own row, Message-ID, status, retries and resend, and shows
+     *         only its own recipient in To; false (the default) for one mail to all recipients
+     */
+    public boolean isPerRecipient() {
+        return perRecipient;
+    }
+
+    public void setPerRecipient(boolean perRecipient) {
+        this.perRecipient = perRecipient;
+    }
+
     /** Fluent form of {@link #setFrom(String)}. @return this request */
     public MailRequest from(String address) {
         this.from = address;
@@ -226,6 +257,18 @@ public class MailRequest implements Serializable {
     /** Fluent form of {@link #setNotBefore(Instant)}. @return this request */
     public MailRequest notBefore(Instant notBefore) {
         setNotBefore(notBefore);
+        return this;
+    }
+
+    /** Fluent form of {@link #setExpiresAt(Instant)}. @return this request */
+    public MailRequest expiresAt(Instant expiresAt) {
+        setExpiresAt(expiresAt);
+        return this;
+    }
+
+    /** Fluent form of {@link #setPerRecipient(boolean)}. @return this request */
+    public MailRequest perRecipient(boolean perRecipient) {
+        this.perRecipient = perRecipient;
         return this;
     }
 

@@ -31,6 +31,9 @@ public class MailView implements Serializable {
     private String sentAt;
     private String lastError;
     private List<AttemptView> attempts = new ArrayList<>();
+    private String expiresAt;
+    private Long copyOf;
+    private List<RecipientView> recipients = new ArrayList<>();
 
     /** For JSON-B. */
     public MailView() {
@@ -167,5 +170,35 @@ public class MailView implements Serializable {
 
     public void setAttempts(List<AttemptView> attempts) {
         this.attempts = attempts;
+    }
+
+    /** @return when the mail expires unless sent before, or null for never */
+    public Instant getExpiresAt() {
+        return expiresAt == null ? null : Instant.parse(expiresAt);
+    }
+
+    public void setExpiresAt(Instant expiresAt) {
+        this.expiresAt = expiresAt == null ? null : expiresAt.toString();
+    }
+
+    /** @return for a per-recipient copy, the id of the enqueue's first copy; otherwise null */
+    public Long getCopyOf() {
+        return copyOf;
+    }
+
+    public void setCopyOf(Long copyOf) {
+        this.copyOf = copyOf;
+    }
+
+    /**
+     * @return per-recipient outcomes, once an attempt treated the recipients differently (some accepted,
+     *         some refused); empty when every recipient shares the mail's status
+     */
+    public List<RecipientView> getRecipients() {
+        return recipients;
+    }
+
+    public void setRecipients(List<RecipientView> recipients) {
+        this.recipients = recipients == null ? new ArrayList<>() : new ArrayList<>(recipients);
     }
 }

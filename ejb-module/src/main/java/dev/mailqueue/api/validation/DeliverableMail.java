@@ -12,8 +12,9 @@ import static java.lang.annotation.RetentionPolicy.RUNTIME;
 
 /**
  * The rules of a mail request that span fields: at least one recipient in to, cc or bcc, at most
- * {@link dev.mailqueue.api.MailLimits#RECIPIENTS} in all, and a text or an HTML body. Each violation
- * names the field it is reported on ({@code to} or {@code text}).
+ * {@link dev.mailqueue.api.MailLimits#RECIPIENTS} in all, a text or an HTML body, and an expiresAt in
+ * the future and after notBefore. Each violation
+ * names the field it is reported on ({@code to}, {@code text} or {@code expiresAt}).
  */
 @Documented
 @Constraint(validatedBy = DeliverableMailValidator.class)

@@ -5,6 +5,7 @@ import dev.mailqueue.api.MailRequest;
 import jakarta.validation.ConstraintValidator;
 import jakarta.validation.ConstraintValidatorContext;
 
+import java.time.Instant;
 import java.util.List;
 
 /** Checks {@link DeliverableMail} on a {@link MailRequest}. */
@@ -23,6 +24,14 @@ public class DeliverableMailValidator implements ConstraintValidator<Deliverable
             valid = false;
         } else if (recipients > MailLimits.RECIPIENTS) {
             violation(context, "to", "at most 100 recipients in to, cc and bcc together (RFC 5321 4.5.3.1.8)");
+            valid = false;
+        }
+        Instant expiresAt = mail.getExpiresAt();
+        if (expiresAt != null && !expiresAt.isAfter(Instant.now())) {
+            violation(context, "expiresAt", "must be in the future");
+            valid = false;
+        } else if (expiresAt != null && mail.getNotBefore() != null && !expiresAt.isAfter(mail.getNotBefore())) {
+            violation(context, "expiresAt", "must be after notBefore");
             valid = false;
         }
         if (isEmpty(mail.getText()) && isEmpty(mail.getHtml())) {

@@ -65,8 +65,24 @@ public class DispatchScheduler {
     long leaseMillis;
 
     @Inject
-    @ConfigProperty(name = "mailqueue.delivery.retry-delay.ms", defaultValue = "300000")
-    long retryDelayMillis;
+    @ConfigProperty(name = "mailqueue.delivery.backoff.min.ms", defaultValue = "300000")
+    long backoffMinMillis;
+
+    @Inject
+    @ConfigProperty(name = "mailqueue.delivery.backoff.max.ms", defaultValue = "4000000")
+    long backoffMaxMillis;
+
+    @Inject
+    @ConfigProperty(name = "mailqueue.delivery.backoff.jitter", defaultValue = "0.25")
+    double backoffJitter;
+
+    @Inject
+    @ConfigProperty(name = "mailqueue.delivery.max-attempts", defaultValue = "100")
+    int maxAttempts;
+
+    @Inject
+    @ConfigProperty(name = "mailqueue.delivery.in-doubt", defaultValue = "RESEND")
+    String inDoubt;
 
     private final Set<Long> running = new LinkedHashSet<>();
 
@@ -76,7 +92,11 @@ public class DispatchScheduler {
         require("mailqueue.dispatch.claimers", claimers >= 1, claimers);
         require("mailqueue.dispatch.batch-size", batchSize >= 1, batchSize);
         require("mailqueue.dispatch.lease.ms", leaseMillis >= 1000, leaseMillis);
-        require("mailqueue.delivery.retry-delay.ms", retryDelayMillis >= 0, retryDelayMillis);
+        require("mailqueue.delivery.backoff.min.ms", backoffMinMillis >= 0, backoffMinMillis);
+        require("mailqueue.delivery.backoff.max.ms", backoffMaxMillis >= backoffMinMillis, backoffMaxMillis);
+        require("mailqueue.delivery.backoff.jitter", backoffJitter >= 0 && backoffJitter <= 1, backoffJitter);
+        require("mailqueue.delivery.max-attempts", maxAttempts >= 1, maxAttempts);
+        require("mailqueue.delivery.in-doubt", "RESEND".equalsIgnoreCase(inDoubt) || "HOLD".equalsIgnoreCase(inDoubt), inDoubt);
         timers.createIntervalTimer(intervalMillis, intervalMillis, new TimerConfig(JOB, false));
         LOG.info(() -> "mail dispatch every " + intervalMillis + " ms, up to " + claimers
                 + " claimers of " + batchSize + " mails, lease " + leaseMillis + " ms");
@@ -106,7 +126,11 @@ public class DispatchScheduler {
         Properties p = new Properties();
         p.setProperty("batchSize", Integer.toString(batchSize));
         p.setProperty("leaseMillis", Long.toString(leaseMillis));
-        p.setProperty("retryDelayMillis", Long.toString(retryDelayMillis));
+        p.setProperty("backoffMinMillis", Long.toString(backoffMinMillis));
+        p.setProperty("backoffMaxMillis", Long.toString(backoffMaxMillis));
+        p.setProperty("backoffJitter", Double.toString(backoffJitter));
+        p.setProperty("maxAttempts", Integer.toString(maxAttempts));
+        p.setProperty("inDoubt", inDoubt.strip().toUpperCase(java.util.Locale.ROOT));
         return p;
     }
 

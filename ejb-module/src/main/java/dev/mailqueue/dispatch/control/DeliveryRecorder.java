@@ -1,6 +1,6 @@
 package dev.mailqueue.dispatch.control;
 
-import dev.mailqueue.api.MailStatus;
+import dev.mailqueue.dispatch.control.DeliveryOutcome.Verdict;
 import dev.mailqueue.mail.entity.AttemptOutcome;
 import dev.mailqueue.mail.entity.MailAttempt;
 import dev.mailqueue.mail.entity.Texts;
@@ -14,6 +14,7 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Timestamp;
+import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.logging.Logger;
@@ -21,8 +22,10 @@ import java.util.logging.Logger;
 /**
  * Records the outcomes of a chunk in the chunk's transaction: the mail rows' new state, only where the
  * claimer still holds the lease (a claimer whose lease was taken over must not overwrite the new
- * owner's row), and one attempt-log row per attempt in every case. One JDBC batch for the sent rows,
- * one for the failed ones, one for the attempt rows: three round trips a chunk, not one per mail.
+ * owner's row), and one attempt-log row per attempt in every case (a mail that expired unsent made no
+ * attempt). One JDBC batch for the attempted rows, one for expired ones, one for the attempt rows, and
+ * two for per-recipient rows when there are any: a few round trips a chunk, not one per mail. What a
+ * result leads to is {@link Disposition}'s decision.
  */
 @Stateless
 public class DeliveryRecorder {
@@ -32,15 +35,25 @@ public class DeliveryRecorder {
     /** Noted on an attempt whose claimer had lost the lease when the outcome came to be recorded. */
     static final String LEASE_LOST = "lease lost before the outcome was recorded; row left to its new owner";
 
-    /** A successful attempt; {@code ?}s: sent-at, started-at, id, owner. */
-    static final String MARK_SENT = "UPDATE MAIL_MESSAGE SET STATUS = 'SENT', SENT_AT = ?, ATTEMPTS_REMAINING = 0,"
-            + " LAST_ATTEMPT_AT = ?, LEASE_OWNER = NULL, LEASE_EXPIRES_AT = NULL, LAST_ERROR = NULL"
+    /**
+     * An attempt's result; {@code ?}s: status, remaining, not-before, last-attempt-at, sent-at, error, id,
+     * owner. Clears the lease and the send-started mark.
+     */
+    static final String MARK_ATTEMPTED = "UPDATE MAIL_MESSAGE SET STATUS = ?, ATTEMPTS_REMAINING = ?, NOT_BEFORE = ?,"
+            + " LAST_ATTEMPT_AT = ?, SENT_AT = ?, LAST_ERROR = ?, LEASE_OWNER = NULL, LEASE_EXPIRES_AT = NULL,"
+            + " SEND_STARTED_AT = NULL WHERE ID = ? AND STATUS = 'SENDING' AND LEASE_OWNER = ?";
+
+    /** A mail past its expires-at, not attempted; {@code ?}s: error, id, owner. */
+    static final String MARK_EXPIRED = "UPDATE MAIL_MESSAGE SET STATUS = 'EXPIRED', LAST_ERROR = ?,"
+            + " LEASE_OWNER = NULL, LEASE_EXPIRES_AT = NULL, SEND_STARTED_AT = NULL"
             + " WHERE ID = ? AND STATUS = 'SENDING' AND LEASE_OWNER = ?";
 
-    /** A failed attempt; {@code ?}s: status, remaining, not-before, started-at, error, id, owner. */
-    static final String MARK_FAILED = "UPDATE MAIL_MESSAGE SET STATUS = ?, ATTEMPTS_REMAINING = ?, NOT_BEFORE = ?,"
-            + " LAST_ATTEMPT_AT = ?, LAST_ERROR = ?, LEASE_OWNER = NULL, LEASE_EXPIRES_AT = NULL"
-            + " WHERE ID = ? AND STATUS = 'SENDING' AND LEASE_OWNER = ?";
+    /** Replaces a recipient's row: first this delete ({@code ?}s: mail id, address), then {@link #INSERT_RECIPIENT}. */
+    static final String DELETE_RECIPIENT = "DELETE FROM MAIL_RECIPIENT WHERE MAIL_ID = ? AND ADDRESS = ?";
+
+    /** {@code ?}s: mail id, address, status, reply code, enhanced status, reply text, updated-at. */
+    static final String INSERT_RECIPIENT = "INSERT INTO MAIL_RECIPIENT (MAIL_ID, ADDRESS, STATUS, REPLY_CODE,"
+            + " ENHANCED_STATUS, REPLY_TEXT, UPDATED_AT) VALUES (?, ?, ?, ?, ?, ?, ?)";
 
     @PersistenceContext(unitName = "mailqueue")
     EntityManager em;
@@ -65,59 +78,110 @@ public class DeliveryRecorder {
                 LOG.warning(() -> "Mail " + outcome.mailId() + ": " + LEASE_LOST + " (claimer " + leaseOwner + ")");
                 error = error == null ? LEASE_LOST : error + "; " + LEASE_LOST;
             }
+            if (outcome.verdict() == Verdict.EXPIRED) {
+                continue; // not an attempt: nothing was sent
+            }
             em.persist(new MailAttempt(outcome.mailId(), outcome.startedAt(), outcome.finishedAt(), serverInstance,
                     leaseOwner, outcome.sent() ? AttemptOutcome.SENT : AttemptOutcome.FAILED,
-                    outcome.reply().code(), outcome.reply().text(), error)); // inserted as one batch at commit
+                    outcome.reply().code(), outcome.reply().text(), error)
+                    .withEnhancedStatus(outcome.reply().enhancedStatus())); // inserted as one batch at commit
         }
         return applied;
     }
 
     /** @return per outcome, whether its row was still leased to {@code leaseOwner} and so was updated */
     private boolean[] apply(List<DeliveryOutcome> outcomes, String leaseOwner, RetryPolicy policy) {
-        List<Integer> sentAt = new ArrayList<>();
-        List<Integer> failedAt = new ArrayList<>();
+        List<Integer> attempted = new ArrayList<>();
+        List<Integer> expired = new ArrayList<>();
         for (int i = 0; i < outcomes.size(); i++) {
-            (outcomes.get(i).sent() ? sentAt : failedAt).add(i);
+            (outcomes.get(i).verdict() == Verdict.EXPIRED ? expired : attempted).add(i);
         }
         boolean[] held = new boolean[outcomes.size()];
         Connection connection = em.unwrap(Connection.class);
         try {
             // A statement is prepared only for a group that has rows: closing one that never ran trips
             // MariaDB Connector/J under Liberty's statement wrapper.
-            if (!sentAt.isEmpty()) {
-                try (PreparedStatement sent = connection.prepareStatement(MARK_SENT)) {
-                    for (int i : sentAt) {
+            if (!attempted.isEmpty()) {
+                try (PreparedStatement update = connection.prepareStatement(MARK_ATTEMPTED)) {
+                    for (int i : attempted) {
                         DeliveryOutcome outcome = outcomes.get(i);
-                        sent.setTimestamp(1, Timestamp.valueOf(outcome.finishedAt()));
-                        sent.setTimestamp(2, Timestamp.valueOf(outcome.startedAt()));
-                        sent.setLong(3, outcome.mailId());
-                        sent.setString(4, leaseOwner);
-                        sent.addBatch();
+                        Disposition next = Disposition.after(outcome, policy);
+                        update.setString(1, next.status().name());
+                        update.setInt(2, next.attemptsRemaining());
+                        update.setTimestamp(3, Timestamp.valueOf(next.notBefore()));
+                        update.setTimestamp(4, Timestamp.valueOf(outcome.startedAt()));
+                        if (outcome.sent()) {
+                            update.setTimestamp(5, Timestamp.valueOf(outcome.finishedAt()));
+                        } else {
+                            update.setNull(5, Types.TIMESTAMP);
+                        }
+                        update.setString(6, Texts.clip(next.error(), 2000));
+                        update.setLong(7, outcome.mailId());
+                        update.setString(8, leaseOwner);
+                        update.addBatch();
                     }
-                    mark(held, sentAt, sent.executeBatch());
+                    mark(held, attempted, update.executeBatch());
                 }
             }
-            if (!failedAt.isEmpty()) {
-                try (PreparedStatement failed = connection.prepareStatement(MARK_FAILED)) {
-                    for (int i : failedAt) {
+            if (!expired.isEmpty()) {
+                try (PreparedStatement update = connection.prepareStatement(MARK_EXPIRED)) {
+                    for (int i : expired) {
                         DeliveryOutcome outcome = outcomes.get(i);
-                        MailStatus next = policy.statusAfterFailure(outcome.attemptsRemaining());
-                        failed.setString(1, next.name());
-                        failed.setInt(2, outcome.attemptsRemaining() - 1);
-                        failed.setTimestamp(3, Timestamp.valueOf(next == MailStatus.QUEUED
-                                ? policy.nextAttemptAt(outcome.finishedAt()) : outcome.finishedAt()));
-                        failed.setTimestamp(4, Timestamp.valueOf(outcome.startedAt()));
-                        failed.setString(5, Texts.clip(outcome.error(), 2000));
-                        failed.setLong(6, outcome.mailId());
-                        failed.setString(7, leaseOwner);
-                        failed.addBatch();
+                        update.setString(1, Texts.clip(outcome.error(), 2000));
+                        update.setLong(2, outcome.mailId());
+                        update.setString(3, leaseOwner);
+                        update.addBatch();
                     }
-                    mark(held, failedAt, failed.executeBatch());
+                    mark(held, expired, update.executeBatch());
                 }
             }
+            recordRecipients(connection, outcomes, held);
             return held;
         } catch (SQLException e) {
             throw new PersistenceException("could not record " + outcomes.size() + " outcomes of " + leaseOwner, e);
+        }
+    }
+
+    /** Per-recipient rows of the outcomes that have them and whose row was still ours. */
+    private static void recordRecipients(Connection connection, List<DeliveryOutcome> outcomes, boolean[] held)
+            throws SQLException {
+        List<DeliveryOutcome> with = new ArrayList<>();
+        for (int i = 0; i < outcomes.size(); i++) {
+            if (held[i] && !outcomes.get(i).recipients().isEmpty()) {
+                with.add(outcomes.get(i));
+            }
+        }
+        if (with.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement delete = connection.prepareStatement(DELETE_RECIPIENT)) {
+            for (DeliveryOutcome outcome : with) {
+                for (RecipientOutcome r : outcome.recipients()) {
+                    delete.setLong(1, outcome.mailId());
+                    delete.setString(2, r.address());
+                    delete.addBatch();
+                }
+            }
+            delete.executeBatch();
+        }
+        try (PreparedStatement insert = connection.prepareStatement(INSERT_RECIPIENT)) {
+            for (DeliveryOutcome outcome : with) {
+                for (RecipientOutcome r : outcome.recipients()) {
+                    insert.setLong(1, outcome.mailId());
+                    insert.setString(2, r.address());
+                    insert.setString(3, r.status().name());
+                    if (r.reply().code() == null) {
+                        insert.setNull(4, Types.INTEGER);
+                    } else {
+                        insert.setInt(4, r.reply().code());
+                    }
+                    insert.setString(5, r.reply().enhancedStatus());
+                    insert.setString(6, Texts.clip(r.reply().text(), 1000));
+                    insert.setTimestamp(7, Timestamp.valueOf(outcome.finishedAt()));
+                    insert.addBatch();
+                }
+            }
+            insert.executeBatch();
         }
     }
 

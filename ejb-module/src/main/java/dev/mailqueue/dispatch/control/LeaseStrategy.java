@@ -32,26 +32,23 @@ interface LeaseStrategy {
     List<Long> lease(EntityManager em, Connection connection, String owner, LocalDateTime expiresAt,
                      LocalDateTime now, int limit) throws SQLException;
 
+    /** Picks SENDING rows whose lease expired; {@code ?}: now. */
+    String PICK_EXPIRED = "SELECT ID, LEASE_OWNER, SEND_STARTED_AT, ATTEMPTS_REMAINING FROM MAIL_MESSAGE"
+            + " WHERE STATUS = 'SENDING' AND LEASE_EXPIRES_AT < ?";
+
     /**
-     * Puts SENDING rows whose lease expired before {@code now} back to QUEUED (their claimer died),
-     * noting why in last_error, like the seed's "put back in the queue after the timeout". By default
-     * one JPQL bulk update.
+     * Finds SENDING rows whose lease expired before {@code now} (their claimer died or hung), for
+     * {@link LeaseRecovery} to take back. By default a plain read: the take-back is conditional on the
+     * lease, so two claimers that find the same row cannot both take it.
      *
-     * @param em         the claim transaction's entity manager
-     * @param connection the same transaction's JDBC connection
+     * @param connection the claim transaction's JDBC connection
      * @param now        UTC now
-     * @return how many rows came back
+     * @return the expired leases found
      * @throws SQLException when the database refuses
      */
-    default int releaseExpired(EntityManager em, Connection connection, LocalDateTime now) throws SQLException {
-        return em.createNamedQuery(MailMessage.RELEASE_EXPIRED_LEASES)
-                .setParameter("now", now)
-                .setParameter("note", EXPIRED_NOTE)
-                .executeUpdate();
+    default List<ExpiredLease> findExpired(Connection connection, LocalDateTime now) throws SQLException {
+        return ExpiredLease.read(connection, PICK_EXPIRED, now);
     }
-
-    /** What last_error says of a row that came back because its lease expired. */
-    String EXPIRED_NOTE = "lease expired before the outcome was recorded; queued again";
 
     /**
      * @param databaseProductName {@link java.sql.DatabaseMetaData#getDatabaseProductName()}

@@ -38,6 +38,10 @@ public class MailClaimReader extends AbstractItemReader {
     String leaseMillis;
 
     @Inject
+    @BatchProperty
+    String inDoubt;
+
+    @Inject
     JobContext job;
 
     @Inject
@@ -50,12 +54,14 @@ public class MailClaimReader extends AbstractItemReader {
     private String owner;
     private int limit;
     private long lease;
+    private InDoubtPolicy inDoubtPolicy;
 
     @Override
     public void open(Serializable checkpoint) {
         owner = server.leaseOwner(job.getExecutionId());
         limit = JobSettings.positiveInt("batchSize", batchSize, 100);
         lease = JobSettings.positiveLong("leaseMillis", leaseMillis, 900_000L);
+        inDoubtPolicy = JobSettings.choice("inDoubt", inDoubt, InDoubtPolicy.class, InDoubtPolicy.RESEND);
     }
 
     /**
@@ -66,7 +72,7 @@ public class MailClaimReader extends AbstractItemReader {
     public Object readItem() {
         if (claimed.isEmpty()) {
             try {
-                claimed.addAll(claimer.claim(owner, lease, limit, Utc.now()));
+                claimed.addAll(claimer.claim(owner, lease, limit, Utc.now(), inDoubtPolicy));
             } catch (RuntimeException e) {
                 if (!isLockConflict(e)) {
                     throw e;

@@ -1,6 +1,8 @@
 package dev.mailqueue.dispatch.control;
 
 import dev.mailqueue.mail.entity.MailMessage;
+import dev.mailqueue.mail.entity.MailRecipient;
+import dev.mailqueue.mail.entity.RecipientStatus;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
@@ -11,7 +13,10 @@ import jakarta.persistence.PersistenceException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.LocalDateTime;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 
 /**
  * Claims due mails for one claimer, in a short transaction of its own that commits before any mail
@@ -39,12 +44,23 @@ public class MailClaimer {
      */
     @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW) // commit the lease before sending
     public List<MailMessage> claim(String owner, long leaseMillis, int limit, LocalDateTime now) {
+        return claim(owner, leaseMillis, limit, now, InDoubtPolicy.RESEND);
+    }
+
+    /**
+     * Like {@link #claim(String, long, int, LocalDateTime)}, with the policy for expired leases whose
+     * send may have happened.
+     *
+     * @param inDoubt what becomes of a row whose lease expired after its SMTP transaction began
+     */
+    @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
+    public List<MailMessage> claim(String owner, long leaseMillis, int limit, LocalDateTime now, InDoubtPolicy inDoubt) {
         LocalDateTime expiresAt = now.plusNanos(leaseMillis * 1_000_000L);
         List<Long> leased;
         try {
             Connection connection = em.unwrap(Connection.class);
             LeaseStrategy strategy = strategy(connection);
-            strategy.releaseExpired(em, connection, now);
+            LeaseRecovery.recover(em, connection, strategy.findExpired(connection, now), inDoubt, now);
             leased = strategy.lease(em, connection, owner, expiresAt, now, limit);
         } catch (SQLException e) {
             throw new PersistenceException("could not lease up to " + limit + " mails for " + owner, e);
@@ -52,10 +68,26 @@ public class MailClaimer {
         if (leased.isEmpty()) {
             return List.of();
         }
-        return em.createNamedQuery(MailMessage.LEASED, MailMessage.class)
+        List<MailMessage> mails = em.createNamedQuery(MailMessage.LEASED, MailMessage.class)
                 .setParameter("owner", owner)
                 .setParameter("ids", leased)
                 .getResultList();
+        attachSettledRecipients(mails);
+        return mails;
+    }
+
+    /** One query a claim: recipients earlier attempts settled, so they are not sent to again. */
+    private void attachSettledRecipients(List<MailMessage> mails) {
+        Map<Long, Map<String, RecipientStatus>> settled = new HashMap<>();
+        em.createNamedQuery(MailRecipient.BY_MAILS, MailRecipient.class)
+                .setParameter("ids", mails.stream().map(MailMessage::getId).toList())
+                .getResultStream()
+                .filter(r -> r.getStatus() != RecipientStatus.DEFERRED)
+                .forEach(r -> settled.computeIfAbsent(r.getMailId(), id -> new HashMap<>())
+                        .put(r.getAddress().toLowerCase(Locale.ROOT), r.getStatus()));
+        for (MailMessage mail : mails) {
+            mail.setSettledRecipients(settled.getOrDefault(mail.getId(), Map.of()));
+        }
     }
 
     private LeaseStrategy strategy(Connection connection) throws SQLException {

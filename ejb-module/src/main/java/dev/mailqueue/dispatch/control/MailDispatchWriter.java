@@ -8,7 +8,9 @@ import jakarta.batch.runtime.context.JobContext;
 import jakarta.inject.Inject;
 import jakarta.enterprise.context.Dependent;
 import jakarta.inject.Named;
+import dev.mailqueue.dispatch.control.DeliveryOutcome.Verdict;
 import jakarta.mail.MessagingException;
+import jakarta.mail.SendFailedException;
 import jakarta.mail.Session;
 
 import java.io.Serializable;
@@ -18,7 +20,11 @@ import java.util.List;
 
 /**
  * Sends a chunk of composed mails over this claimer's one SMTP connection (opened once, reused
- * across chunks, reopened after it breaks) and records every outcome in the chunk transaction.
+ * across chunks, reopened after it breaks) and records every outcome in the chunk transaction. Before
+ * the first SMTP command it marks the chunk's rows as send-started (committed at once), so a lease that
+ * expires afterwards is known to be in doubt. A mail past its expires-at is not sent but EXPIRED; a
+ * failure is transient or permanent by its reply ({@link FailureClass}), per recipient where the server
+ * answered recipients differently ({@link PartialDelivery}).
  *
  * <p>Mail leaves outside any transaction: if the chunk rolled back after the server accepted a mail,
  * the row stays leased, comes back when the lease expires and is sent again with the same
@@ -33,7 +39,19 @@ public class MailDispatchWriter extends AbstractItemWriter {
 
     @Inject
     @BatchProperty
-    String retryDelayMillis;
+    String backoffMinMillis;
+
+    @Inject
+    @BatchProperty
+    String backoffMaxMillis;
+
+    @Inject
+    @BatchProperty
+    String backoffJitter;
+
+    @Inject
+    @BatchProperty
+    String maxAttempts;
 
     @Inject
     JobContext job;
@@ -44,6 +62,9 @@ public class MailDispatchWriter extends AbstractItemWriter {
     @Inject
     DeliveryRecorder recorder;
 
+    @Inject
+    SendStartMarker marker;
+
     private SmtpConnection connection;
     private RetryPolicy policy;
     private String owner;
@@ -51,12 +72,18 @@ public class MailDispatchWriter extends AbstractItemWriter {
     @Override
     public void open(Serializable checkpoint) {
         connection = new SmtpConnection(session);
-        policy = new RetryPolicy(JobSettings.nonNegativeLong("retryDelayMillis", retryDelayMillis, 300_000L));
+        long min = JobSettings.nonNegativeLong("backoffMinMillis", backoffMinMillis, 300_000L);
+        policy = new RetryPolicy(min,
+                Math.max(min, JobSettings.nonNegativeLong("backoffMaxMillis", backoffMaxMillis, 4_000_000L)),
+                JobSettings.fraction("backoffJitter", backoffJitter, 0.25),
+                JobSettings.positiveInt("maxAttempts", maxAttempts, 100));
         owner = server.leaseOwner(job.getExecutionId());
     }
 
     @Override
     public void writeItems(List<Object> items) {
+        // Committed before the first SMTP command: a lease that expires from here on may have been sent.
+        marker.markStarted(items.stream().map(item -> ((OutgoingMail) item).mailId()).toList(), owner, Utc.now());
         List<DeliveryOutcome> outcomes = new ArrayList<>(items.size());
         for (Object item : items) {
             outcomes.add(deliver((OutgoingMail) item));
@@ -66,17 +93,38 @@ public class MailDispatchWriter extends AbstractItemWriter {
 
     private DeliveryOutcome deliver(OutgoingMail mail) {
         LocalDateTime started = Utc.now();
+        if (mail.expiresAt() != null && !started.isBefore(mail.expiresAt())) {
+            return outcome(mail, started, Verdict.EXPIRED, SmtpReply.NONE,
+                    "expired at " + mail.expiresAt() + "Z before it could be sent");
+        }
         if (mail.message() == null) {
-            return new DeliveryOutcome(mail.mailId(), mail.attemptsRemaining(), started, Utc.now(), false,
-                    SmtpReply.NONE, mail.composeError());
+            return outcome(mail, started, Verdict.PERMANENT, SmtpReply.NONE, mail.composeError());
+        }
+        if (mail.recipients().length == 0) { // an earlier attempt settled them all
+            return outcome(mail, started, mail.anyAccepted() ? Verdict.SENT : Verdict.PERMANENT, SmtpReply.NONE, null);
         }
         try {
-            SmtpReply reply = connection.send(mail.message());
-            return new DeliveryOutcome(mail.mailId(), mail.attemptsRemaining(), started, Utc.now(), true, reply, null);
+            SmtpReply reply = connection.send(mail.message(), mail.recipients());
+            return PartialDelivery.accepted(mail, started, Utc.now(), reply);
+        } catch (SendFailedException e) {
+            DeliveryOutcome partial = PartialDelivery.of(mail, started, Utc.now(), e);
+            return partial != null ? partial : failed(mail, started, e);
         } catch (MessagingException e) {
-            return new DeliveryOutcome(mail.mailId(), mail.attemptsRemaining(), started, Utc.now(), false,
-                    SmtpReply.of(e), describe(e));
+            return failed(mail, started, e);
         }
+    }
+
+    /** A failure of the whole transaction (connection, MAIL FROM, DATA), classified by its reply. */
+    private static DeliveryOutcome failed(OutgoingMail mail, LocalDateTime started, MessagingException e) {
+        SmtpReply reply = SmtpReply.of(e);
+        Verdict verdict = FailureClass.of(reply) == FailureClass.PERMANENT ? Verdict.PERMANENT : Verdict.TRANSIENT;
+        return outcome(mail, started, verdict, reply, describe(e));
+    }
+
+    private static DeliveryOutcome outcome(OutgoingMail mail, LocalDateTime started, Verdict verdict,
+                                           SmtpReply reply, String error) {
+        return new DeliveryOutcome(mail.mailId(), mail.attemptsRemaining(), mail.expiresAt(), started, Utc.now(),
+                verdict, reply, error, List.of());
     }
 
     @Override

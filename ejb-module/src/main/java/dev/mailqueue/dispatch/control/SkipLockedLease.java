@@ -27,36 +27,15 @@ final class SkipLockedLease implements LeaseStrategy {
             + " ORDER BY PRIORITY DESC, CREATED_AT, ID LIMIT ? FOR UPDATE SKIP LOCKED";
 
     /** Expired leases no other claimer holds; {@code ?}: now. Visible for tests. */
-    static final String PICK_EXPIRED = "SELECT ID FROM MAIL_MESSAGE"
-            + " WHERE STATUS = 'SENDING' AND LEASE_EXPIRES_AT < ? FOR UPDATE SKIP LOCKED";
+    static final String PICK_EXPIRED_SKIP_LOCKED = PICK_EXPIRED + " FOR UPDATE SKIP LOCKED";
 
     /**
      * Skips rows other claimers hold here too: a plain UPDATE over the lease index would wait for a
      * claimer that has just leased rows (InnoDB locks the index entries it meets even at READ COMMITTED).
      */
     @Override
-    public int releaseExpired(EntityManager em, Connection connection, LocalDateTime now) throws SQLException {
-        List<Long> ids = new ArrayList<>();
-        try (PreparedStatement pick = connection.prepareStatement(PICK_EXPIRED)) {
-            pick.setTimestamp(1, Timestamp.valueOf(now));
-            try (ResultSet rows = pick.executeQuery()) {
-                while (rows.next()) {
-                    ids.add(rows.getLong(1));
-                }
-            }
-        }
-        if (ids.isEmpty()) {
-            return 0;
-        }
-        try (PreparedStatement release = connection.prepareStatement("UPDATE MAIL_MESSAGE SET STATUS = 'QUEUED',"
-                + " LEASE_OWNER = NULL, LEASE_EXPIRES_AT = NULL, LAST_ERROR = ? WHERE ID IN (" + marks(ids.size()) + ")")) {
-            release.setString(1, EXPIRED_NOTE);
-            int i = 2;
-            for (Long id : ids) {
-                release.setLong(i++, id);
-            }
-            return release.executeUpdate();
-        }
+    public List<ExpiredLease> findExpired(Connection connection, LocalDateTime now) throws SQLException {
+        return ExpiredLease.read(connection, PICK_EXPIRED_SKIP_LOCKED, now);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.mailqueue.dispatch.control;
 
+import jakarta.mail.Address;
 import jakarta.mail.MessagingException;
 import jakarta.mail.Session;
 import jakarta.mail.Transport;
@@ -27,37 +28,50 @@ public class SmtpConnection implements AutoCloseable {
     }
 
     /**
-     * Sends one message to all its recipients (to, cc and bcc) over the open connection. When a
+     * Sends one message to all its recipients (to, cc and bcc) over the open connection.
+     *
+     * @see #send(MimeMessage, Address[])
+     */
+    public SmtpReply send(MimeMessage message) throws MessagingException {
+        return send(message, message.getAllRecipients());
+    }
+
+    /**
+     * Sends one message to the given envelope recipients (RCPT TO) over the open connection. When a
      * connection that was open from an earlier send fails without any SMTP reply (the server closed it
      * while it sat idle, or restarted), the message is sent once more over a new connection, so a stale
      * connection does not cost the mail an attempt.
      *
-     * @param message a saved message
+     * @param message    a saved message
+     * @param recipients the envelope recipients, 1 or more; the headers are not changed
      * @return the server's reply to the end of DATA, e.g. {@code 250 OK}
      * @throws MessagingException when connecting fails, or the server refuses the sender, every
-     *                            recipient or the data, or the connection breaks or times out
+     *                            recipient or the data, or the connection breaks or times out; a
+     *                            {@link jakarta.mail.SendFailedException} when it refused some recipients
+     *                            (with {@code mail.smtp.sendpartial} the others were sent to), listing
+     *                            which were sent to, refused, and valid but not sent to
      */
-    public SmtpReply send(MimeMessage message) throws MessagingException {
+    public SmtpReply send(MimeMessage message, Address[] recipients) throws MessagingException {
         boolean reused = transport != null;
         try {
-            return sendOnce(message);
+            return sendOnce(message, recipients);
         } catch (MessagingException e) {
             if (reused && transport == null && SmtpReply.of(e).code() == null) {
                 LOG.fine(() -> "SMTP connection had gone stale (" + e.getMessage() + "); sending over a new one");
-                return sendOnce(message);
+                return sendOnce(message, recipients);
             }
             throw e;
         }
     }
 
-    private SmtpReply sendOnce(MimeMessage message) throws MessagingException {
+    private SmtpReply sendOnce(MimeMessage message, Address[] recipients) throws MessagingException {
         if (transport == null) {
             Transport opened = session.getTransport();
             opened.connect();
             transport = opened;
         }
         try {
-            transport.sendMessage(message, message.getAllRecipients());
+            transport.sendMessage(message, recipients);
             return SmtpReply.lastOf(transport);
         } catch (MessagingException e) {
             if (!transport.isConnected()) {

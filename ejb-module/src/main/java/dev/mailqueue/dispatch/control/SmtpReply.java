@@ -1,9 +1,12 @@
 package dev.mailqueue.dispatch.control;
 
+import jakarta.mail.Address;
 import jakarta.mail.MessagingException;
 import jakarta.mail.Transport;
 
 import java.lang.reflect.Method;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * An SMTP reply (RFC 5321 §4.2): a three-digit code and its text. Jakarta Mail's API does not expose
@@ -18,6 +21,35 @@ public record SmtpReply(Integer code, String text) {
 
     /** No reply: nothing was received, e.g. the connection was refused. */
     public static final SmtpReply NONE = new SmtpReply(null, null);
+
+    /**
+     * RFC 3463 §2: class "." subject "." detail, class 2, 4 or 5, subject and detail 1 to 3 digits, right
+     * after the reply code (RFC 2034 §4: "the enhanced status code ... is placed at the beginning of the
+     * text"), e.g. {@code 550 5.1.1 <bob@example.com>: mailbox unavailable}.
+     */
+    private static final Pattern ENHANCED = Pattern.compile("^\\d{3}[ -]([245]\\.\\d{1,3}\\.\\d{1,3})(?=\\s|$)");
+
+    /**
+     * @return the RFC 3463 enhanced status code at the start of the reply text, e.g. {@code "5.1.1"},
+     *         or null when the server sent none (servers that do not announce ENHANCEDSTATUSCODES)
+     */
+    public String enhancedStatus() {
+        if (text == null) {
+            return null;
+        }
+        Matcher m = ENHANCED.matcher(text.strip());
+        return m.find() ? m.group(1) : null;
+    }
+
+    /**
+     * @return true when the server says to slow down: reply 421 (RFC 5321 §4.2.3, service closing the
+     *         channel, which servers use when a client sends too fast) or an enhanced status of class 4
+     *         and subject 7 (RFC 3463 §3.8, security or policy status, e.g. 4.7.0 rate limited)
+     */
+    public boolean isSlowDown() {
+        String enhanced = enhancedStatus();
+        return Integer.valueOf(421).equals(code) || enhanced != null && enhanced.startsWith("4.7.");
+    }
 
     /**
      * @param transport a connected transport right after a command
@@ -43,6 +75,25 @@ public record SmtpReply(Integer code, String text) {
             }
             Throwable next = t instanceof MessagingException me ? me.getNextException() : null;
             t = next != null ? next : t.getCause();
+        }
+        return NONE;
+    }
+
+    /**
+     * @param failure   what sending threw, e.g. a {@code SendFailedException} listing invalid addresses
+     * @param recipient one of the addresses it lists as invalid
+     * @return the server's reply to that recipient's RCPT TO, found along the next-exception chain (one
+     *         {@code SMTPAddressFailedException} per refused recipient); {@link #NONE} when none names it
+     */
+    public static SmtpReply forRecipient(MessagingException failure, Address recipient) {
+        Exception t = failure;
+        for (int depth = 0; t != null && depth < 1000; depth++) {
+            Object address = call(t, "getAddress", Object.class);
+            Integer code = call(t, "getReturnCode", Integer.class);
+            if (recipient.equals(address) && code != null && code > 0) {
+                return new SmtpReply(code, t.getMessage() == null ? null : t.getMessage().strip());
+            }
+            t = t instanceof MessagingException me ? me.getNextException() : null;
         }
         return NONE;
     }

@@ -14,8 +14,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Turns a validated {@link MailRequest} into a new QUEUED row: its Message-ID, default priority,
- * due time, and {@code mailqueue.delivery.max-attempts} attempts (1 or more).
+ * Turns a validated {@link MailRequest} into new QUEUED rows: its Message-ID, default priority, due
+ * time, {@code mailqueue.delivery.max-attempts} attempts (1 or more, default 100), and its expiry: the
+ * earlier of the request's expiresAt and {@code mailqueue.delivery.max-lifetime.ms} after now (default
+ * 432,000,000 ms = 5 days, Postfix's {@code maximal_queue_lifetime}; 0 for no limit).
  */
 @ApplicationScoped
 public class MailFactory {
@@ -24,8 +26,35 @@ public class MailFactory {
     MessageIdFactory messageIds;
 
     @Inject
-    @ConfigProperty(name = "mailqueue.delivery.max-attempts", defaultValue = "5")
+    @ConfigProperty(name = "mailqueue.delivery.max-attempts", defaultValue = "100")
     int maxAttempts;
+
+    @Inject
+    @ConfigProperty(name = "mailqueue.delivery.max-lifetime.ms", defaultValue = "432000000")
+    long maxLifetimeMillis;
+
+    /**
+     * @param request a request that passed {@link MailRequestValidator}
+     * @param now     UTC now, the rows' created-at
+     * @return new, unpersisted rows: one, or with {@link MailRequest#isPerRecipient()} one per recipient
+     *         (to, then cc, then bcc), each addressed To its own recipient only, without Cc or Bcc
+     */
+    public List<MailMessage> createAll(MailRequest request, LocalDateTime now) {
+        if (!request.isPerRecipient()) {
+            return List.of(create(request, now));
+        }
+        List<MailMessage> copies = new ArrayList<>();
+        for (List<String> kind : List.of(copy(request.getTo()), copy(request.getCc()), copy(request.getBcc()))) {
+            for (String recipient : kind) {
+                MailMessage mail = create(request, now);
+                mail.setTo(List.of(recipient));
+                mail.setCc(List.of());
+                mail.setBcc(List.of());
+                copies.add(mail);
+            }
+        }
+        return copies;
+    }
 
     /**
      * @param request a request that passed {@link MailRequestValidator}
@@ -41,6 +70,7 @@ public class MailFactory {
         LocalDateTime notBefore = Utc.of(request.getNotBefore());
         mail.setNotBefore(notBefore == null || notBefore.isBefore(now) ? now : notBefore);
         mail.setAttemptsRemaining(Math.max(1, maxAttempts));
+        mail.setExpiresAt(expiry(Utc.of(request.getExpiresAt()), now));
         mail.setFromAddress(request.getFrom());
         mail.setFromName(blankToNull(request.getFromName()));
         mail.setReplyTo(blankToNull(request.getReplyTo()));
@@ -51,6 +81,15 @@ public class MailFactory {
         mail.setTextBody(request.getText());
         mail.setHtmlBody(request.getHtml());
         return mail;
+    }
+
+    /** @return the earlier of the caller's expiry and now plus the queue's maximum lifetime (if set) */
+    private LocalDateTime expiry(LocalDateTime requested, LocalDateTime now) {
+        LocalDateTime lifetime = maxLifetimeMillis > 0 ? now.plusNanos(maxLifetimeMillis * 1_000_000L) : null;
+        if (requested == null || lifetime != null && lifetime.isBefore(requested)) {
+            return lifetime;
+        }
+        return requested;
     }
 
     private static List<String> copy(List<String> addresses) {

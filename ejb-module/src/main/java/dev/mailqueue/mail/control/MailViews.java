@@ -2,8 +2,10 @@ package dev.mailqueue.mail.control;
 
 import dev.mailqueue.api.AttemptView;
 import dev.mailqueue.api.MailView;
+import dev.mailqueue.api.RecipientView;
 import dev.mailqueue.mail.entity.MailAttempt;
 import dev.mailqueue.mail.entity.MailMessage;
+import dev.mailqueue.mail.entity.MailRecipient;
 import dev.mailqueue.mail.entity.Utc;
 
 import java.util.ArrayList;
@@ -21,6 +23,16 @@ public final class MailViews {
      * @return the caller's view of both
      */
     public static MailView of(MailMessage mail, List<MailAttempt> attempts) {
+        return of(mail, attempts, List.of());
+    }
+
+    /**
+     * @param mail       the mail row
+     * @param attempts   its attempt log, oldest first
+     * @param recipients its per-recipient rows, if any
+     * @return the caller's view of all three
+     */
+    public static MailView of(MailMessage mail, List<MailAttempt> attempts, List<MailRecipient> recipients) {
         MailView view = new MailView();
         view.setId(mail.getId());
         view.setMessageId(mail.getMessageId());
@@ -38,12 +50,18 @@ public final class MailViews {
         view.setSentAt(Utc.toInstant(mail.getSentAt()));
         view.setLastError(mail.getLastError());
         view.setAttempts(attempts.stream().map(MailViews::of).collect(ArrayList::new, List::add, List::addAll));
+        view.setExpiresAt(Utc.toInstant(mail.getExpiresAt()));
+        view.setCopyOf(mail.getCopyOf());
+        view.setRecipients(recipients.stream().map(r -> new RecipientView(r.getAddress(), r.getStatus().name(),
+                r.getReplyCode(), r.getEnhancedStatus(), r.getReplyText())).toList());
         return view;
     }
 
     private static AttemptView of(MailAttempt a) {
-        return new AttemptView(Utc.toInstant(a.getStartedAt()), Utc.toInstant(a.getFinishedAt()),
+        AttemptView view = new AttemptView(Utc.toInstant(a.getStartedAt()), Utc.toInstant(a.getFinishedAt()),
                 a.getServerInstance(), a.getOutcome().name(), a.getSmtpReplyCode(), a.getSmtpReplyText(),
                 a.getError());
+        view.setEnhancedStatus(a.getEnhancedStatus());
+        return view;
     }
 }

@@ -59,6 +59,9 @@ public class MailAttempt {
 
     private String error;
 
+    @Column(name = "ENHANCED_STATUS")
+    private String enhancedStatus;
+
     /** For JPA. */
     protected MailAttempt() {
     }
@@ -86,6 +89,20 @@ public class MailAttempt {
         this.smtpReplyCode = smtpReplyCode;
         this.smtpReplyText = Texts.clip(smtpReplyText, 1000);
         this.error = Texts.clip(error, 2000);
+    }
+
+    /**
+     * @param enhancedStatus the RFC 3463 enhanced status code of the reply, e.g. {@code 5.1.1}, or null
+     * @return this attempt
+     */
+    public MailAttempt withEnhancedStatus(String enhancedStatus) {
+        this.enhancedStatus = enhancedStatus;
+        return this;
+    }
+
+    /** @return the RFC 3463 enhanced status code of the reply, e.g. {@code 5.1.1}, or null when none came */
+    public String getEnhancedStatus() {
+        return enhancedStatus;
     }
 
     public Long getId() {

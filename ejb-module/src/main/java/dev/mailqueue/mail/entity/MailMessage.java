@@ -14,9 +14,11 @@ import jakarta.persistence.Lob;
 import jakarta.persistence.NamedQuery;
 import jakarta.persistence.SequenceGenerator;
 import jakarta.persistence.Table;
+import jakarta.persistence.Transient;
 
 import java.time.LocalDateTime;
 import java.util.List;
+import java.util.Map;
 
 /**
  * One queued mail: what to send, and where it is in its delivery. Times are UTC wall-clock
@@ -35,12 +37,12 @@ import java.util.List;
         SELECT m FROM MailMessage m
         WHERE m.id IN :ids AND m.status = dev.mailqueue.api.MailStatus.SENDING AND m.leaseOwner = :owner
         ORDER BY m.priority DESC, m.createdAt, m.id""")
+@NamedQuery(name = MailMessage.BY_IDEMPOTENCY_KEY, query = """
+        SELECT m FROM MailMessage m WHERE m.idempotencyKey = :key""")
+@NamedQuery(name = MailMessage.COPIES, query = """
+        SELECT m FROM MailMessage m WHERE m.copyOf = :first ORDER BY m.id""")
 @NamedQuery(name = MailMessage.EXPIRED_LEASE_IDS, query = """
         SELECT m.id FROM MailMessage m
-        WHERE m.status = dev.mailqueue.api.MailStatus.SENDING AND m.leaseExpiresAt < :now""")
-@NamedQuery(name = MailMessage.RELEASE_EXPIRED_LEASES, query = """
-        UPDATE MailMessage m SET m.status = dev.mailqueue.api.MailStatus.QUEUED,
-            m.leaseOwner = NULL, m.leaseExpiresAt = NULL, m.lastError = :note
         WHERE m.status = dev.mailqueue.api.MailStatus.SENDING AND m.leaseExpiresAt < :now""")
 public class MailMessage {
 
@@ -48,10 +50,12 @@ public class MailMessage {
     public static final String DUE_IDS = "MailMessage.dueIds";
     /** The rows of {@code ids} leased to {@code owner}, best first. */
     public static final String LEASED = "MailMessage.leased";
+    /** The row enqueued with idempotency key {@code key}, if any. */
+    public static final String BY_IDEMPOTENCY_KEY = "MailMessage.byIdempotencyKey";
+    /** The copies of one per-recipient enqueue whose first copy is {@code first}, in id order. */
+    public static final String COPIES = "MailMessage.copies";
     /** Ids of SENDING rows whose lease expired before {@code now}. */
     public static final String EXPIRED_LEASE_IDS = "MailMessage.expiredLeaseIds";
-    /** Puts SENDING rows whose lease expired back to QUEUED, noting why in last_error. */
-    public static final String RELEASE_EXPIRED_LEASES = "MailMessage.releaseExpiredLeases";
 
     @Id
     @SequenceGenerator(name = "mail_message_seq", sequenceName = "MAIL_MESSAGE_SEQ", allocationSize = 50)
@@ -121,6 +125,22 @@ public class MailMessage {
 
     @Column(name = "LAST_ERROR")
     private String lastError;
+
+    @Column(name = "EXPIRES_AT")
+    private LocalDateTime expiresAt;
+
+    @Column(name = "IDEMPOTENCY_KEY", updatable = false)
+    private String idempotencyKey;
+
+    @Column(name = "SEND_STARTED_AT", insertable = false, updatable = false) // written in SQL by the dispatcher
+    private LocalDateTime sendStartedAt;
+
+    @Column(name = "COPY_OF", updatable = false)
+    private Long copyOf;
+
+    /** Recipients an earlier attempt settled, by lower-case address; filled by the claim, not stored here. */
+    @Transient
+    private Map<String, RecipientStatus> settledRecipients = Map.of();
 
     public Long getId() {
         return id;
@@ -285,5 +305,49 @@ public class MailMessage {
 
     public void setLastError(String lastError) {
         this.lastError = lastError;
+    }
+
+    /** @return UTC time after which the mail is EXPIRED instead of sent, or null for no limit */
+    public LocalDateTime getExpiresAt() {
+        return expiresAt;
+    }
+
+    public void setExpiresAt(LocalDateTime expiresAt) {
+        this.expiresAt = expiresAt;
+    }
+
+    /** @return the caller's idempotency key of the enqueue that made this row, or null */
+    public String getIdempotencyKey() {
+        return idempotencyKey;
+    }
+
+    public void setIdempotencyKey(String idempotencyKey) {
+        this.idempotencyKey = idempotencyKey;
+    }
+
+    /** @return UTC time the current claimer began the SMTP transaction, or null when none is under way */
+    public LocalDateTime getSendStartedAt() {
+        return sendStartedAt;
+    }
+
+    /** @return for one copy per recipient, the id of the first copy of the enqueue; otherwise null */
+    public Long getCopyOf() {
+        return copyOf;
+    }
+
+    public void setCopyOf(Long copyOf) {
+        this.copyOf = copyOf;
+    }
+
+    /**
+     * @return recipients an earlier attempt settled (accepted, or refused for good), keyed by lower-case
+     *         address; empty unless the claim loaded them
+     */
+    public Map<String, RecipientStatus> getSettledRecipients() {
+        return settledRecipients;
+    }
+
+    public void setSettledRecipients(Map<String, RecipientStatus> settledRecipients) {
+        this.settledRecipients = Map.copyOf(settledRecipients);
     }
 }

@@ -1,6 +1,7 @@
 package dev.mailqueue.mail.boundary;
 
 import dev.mailqueue.api.EnqueueReceipt;
+import dev.mailqueue.api.IdempotencyConflictException;
 import dev.mailqueue.api.InvalidMailException;
 import dev.mailqueue.api.MailNotFoundException;
 import dev.mailqueue.api.MailStateException;
@@ -11,6 +12,7 @@ import jakarta.enterprise.context.RequestScoped;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -37,17 +39,33 @@ public class MailsResource {
     MailQueueLocal mails;
 
     /**
-     * Queues a mail and returns at once.
+     * Queues a mail and returns at once. With an {@code Idempotency-Key} header (the IETF draft
+     * draft-ietf-httpapi-idempotency-key-header; 1 to 255 printable ASCII characters, e.g. a UUID) a
+     * repeat of the request queues nothing and answers 200 with the mail the first one queued, also
+     * when the two race.
      *
-     * @param request the mail as JSON (from, fromName, replyTo, to, cc, bcc, subject, text, html,
-     *                priority 0..9, notBefore as ISO-8601 instant)
-     * @return 202 Accepted, {@code Location: /api/mails/{id}}, body {@code {id, messageId, status}}
+     * @param request        the mail as JSON (from, fromName, replyTo, to, cc, bcc, subject, text, html,
+     *                       priority 0..9, notBefore and expiresAt as ISO-8601 instants, perRecipient)
+     * @param idempotencyKey the caller's key for this mail, or null
+     * @return 202 Accepted, {@code Location: /api/mails/{id}}, body {@code {id, messageId, status,
+     *         duplicate, copies}}; 200 OK with the same for a repeat of an idempotency key
      */
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
-    public Response enqueue(MailRequest request, @Context UriInfo uri) throws InvalidMailException {
-        EnqueueReceipt receipt = mails.enqueue(request);
-        return Response.accepted(receipt)
+    public Response enqueue(MailRequest request, @HeaderParam("Idempotency-Key") String idempotencyKey,
+                            @Context UriInfo uri) throws InvalidMailException {
+        EnqueueReceipt receipt;
+        try {
+            receipt = mails.enqueue(request, idempotencyKey);
+        } catch (IdempotencyConflictException raced) {
+            try {
+                receipt = mails.enqueue(request, idempotencyKey); // the winner has committed: its mail
+            } catch (IdempotencyConflictException again) {
+                throw new IllegalStateException("idempotency key conflicted twice", again);
+            }
+        }
+        return Response.status(receipt.isDuplicate() ? Response.Status.OK : Response.Status.ACCEPTED)
+                .entity(receipt)
                 .location(uri.getAbsolutePathBuilder().path(Long.toString(receipt.getId())).build())
                 .build();
     }

@@ -1,0 +1,55 @@
+package dev.mailqueue.mail.control;
+
+import dev.mailqueue.api.FieldError;
+import dev.mailqueue.api.InvalidMailException;
+
+import java.sql.SQLException;
+import java.util.List;
+
+/**
+ * The rules of an idempotency key, and how to tell that a racing duplicate hit its unique constraint.
+ * A key is 1 to 255 printable ASCII characters (33 to 126, plus space inside), the shape of the IETF
+ * draft "The Idempotency-Key HTTP Header Field" (draft-ietf-httpapi-idempotency-key-header), whose
+ * examples are UUIDs; 255 is the column's width.
+ */
+public final class IdempotencyKeys {
+
+    /** The longest key, in characters. */
+    public static final int MAX_LENGTH = 255;
+
+    private IdempotencyKeys() {
+    }
+
+    /**
+     * @param key a caller's key, not null
+     * @throws InvalidMailException naming field {@code idempotencyKey} when it is empty, longer than 255
+     *                              characters, or holds a character outside printable ASCII
+     */
+    public static void check(String key) throws InvalidMailException {
+        String problem = null;
+        if (key.isBlank()) {
+            problem = "must not be blank";
+        } else if (key.length() > MAX_LENGTH) {
+            problem = "must be at most " + MAX_LENGTH + " characters";
+        } else if (!key.chars().allMatch(c -> c >= 32 && c <= 126)) {
+            problem = "must be printable ASCII (no line breaks or control characters)";
+        }
+        if (problem != null) {
+            throw new InvalidMailException(List.of(new FieldError("idempotencyKey", problem)));
+        }
+    }
+
+    /**
+     * @param failure what a flush threw
+     * @return true when a cause is an SQL integrity constraint violation (SQLSTATE class 23), which for
+     *         an insert of a new row with a random Message-ID can only be the idempotency key's
+     */
+    public static boolean isUniqueViolation(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof SQLException sql && sql.getSQLState() != null && sql.getSQLState().startsWith("23")) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

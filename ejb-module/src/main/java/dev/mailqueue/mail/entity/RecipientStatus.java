@@ -1,0 +1,11 @@
+package dev.mailqueue.mail.entity;
+
+/** Where one recipient of a mail stands once its recipients have been treated differently. */
+public enum RecipientStatus {
+    /** The SMTP server accepted the mail for this recipient; it is never sent to it again. */
+    SENT,
+    /** Refused for good (5yz or class-5 enhanced status, e.g. 5.1.1 bad mailbox); never tried again. */
+    REFUSED,
+    /** Refused for now (4yz) or not reached; tried again with the mail's next attempt. */
+    DEFERRED
+}
