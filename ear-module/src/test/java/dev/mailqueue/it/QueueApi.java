@@ -50,6 +50,19 @@ final class QueueApi {
                 .POST(HttpRequest.BodyPublishers.ofString(json)).build());
     }
 
+    /** POSTs a mail to /api/mails with an {@code Idempotency-Key} header. */
+    static HttpResponse<String> postWithKey(String json, String idempotencyKey) {
+        return send(HttpRequest.newBuilder(URI.create(BASE + "/api/mails"))
+                .header("Content-Type", "application/json")
+                .header("Idempotency-Key", idempotencyKey)
+                .POST(HttpRequest.BodyPublishers.ofString(json)).build());
+    }
+
+    /** @return a receipt from a JSON body */
+    static EnqueueReceipt receipt(String body) {
+        return JSON.fromJson(body, EnqueueReceipt.class);
+    }
+
     /** Enqueues through REST and checks the 202 answer. @return the receipt */
     static EnqueueReceipt enqueue(MailRequest mail) {
         HttpResponse<String> response = post(toJson(mail));

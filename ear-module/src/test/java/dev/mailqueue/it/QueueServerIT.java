@@ -32,6 +32,9 @@ abstract class QueueServerIT {
 
     static final SmtpCatcher SMTP = new SmtpCatcher();
 
+    /** The test server's name (build property {@code mailqueue.server.name}). */
+    static final String SERVER_NAME = System.getProperty("it.server.name", "mailqueue-it");
+
     @Deployment(name = "queue", order = 1, testable = false)
     static EnterpriseArchive queue() {
         return Deployments.queue();

@@ -18,8 +18,9 @@ import java.io.IOException;
 /**
  * Another application on the same server: looks the queue's remote EJB up by its java:global name
  * and enqueues inside its own JTA transaction, which it commits or rolls back as asked.
- * {@code POST /caller/enqueue?to=..&subject=..&outcome=commit|rollback|invalid}; answers
- * {@code id messageId} or, for invalid, the exception's class and fields. {@code outcome=find&id=..}
+ * {@code POST /caller/enqueue?to=..&subject=..&outcome=commit|rollback|invalid[&key=..]}; answers
+ * {@code id messageId} (plus {@code duplicate} when an idempotency key repeated) or, for invalid, the
+ * exception's class and fields. {@code outcome=find&id=..}
  * reads a mail through the remote view: {@code status attempts sentAt}.
  */
 @WebServlet("/enqueue")
@@ -49,7 +50,8 @@ public class CallerServlet extends HttpServlet {
             transaction.begin();
             EnqueueReceipt receipt;
             try {
-                receipt = queue.enqueue(mail);
+                String key = request.getParameter("key");
+                receipt = key == null ? queue.enqueue(mail) : queue.enqueue(mail, key);
             } catch (InvalidMailException e) {
                 transaction.rollback();
                 response.getWriter().print(e.getClass().getName() + " " + e.getErrors());
@@ -60,7 +62,8 @@ public class CallerServlet extends HttpServlet {
             } else {
                 transaction.commit();
             }
-            response.getWriter().print(receipt.getId() + " " + receipt.getMessageId());
+            response.getWriter().print(receipt.getId() + " " + receipt.getMessageId()
+                    + (receipt.isDuplicate() ? " duplicate" : ""));
         } catch (Exception e) {
             response.setStatus(500);
             e.printStackTrace(response.getWriter());

@@ -25,7 +25,8 @@ import java.time.ZoneOffset;
  *   <li>{@code GET ?op=sending&from=&to=}: rows in SENDING with ids in [from, to]</li>
  *   <li>{@code GET ?op=attempts&from=&to=}: one line per attempt: mailId,leaseOwner,startedMs,finishedMs</li>
  *   <li>{@code POST ?op=lease&id=&owner=&expiresInMs=}: a QUEUED row becomes SENDING, leased to owner,
- *       due now; answers the rows changed</li>
+ *       due now; with {@code sendStarted=true} as if its claimer had begun the SMTP transaction;
+ *       answers the rows changed</li>
  * </ul>
  */
 @WebServlet("/db")
@@ -58,11 +59,12 @@ public class ProbeServlet extends HttpServlet {
         LocalDateTime now = LocalDateTime.now(ZoneOffset.UTC);
         try (Connection c = dataSource.getConnection();
              PreparedStatement s = c.prepareStatement("UPDATE MAIL_MESSAGE SET STATUS = 'SENDING', LEASE_OWNER = ?,"
-                     + " LEASE_EXPIRES_AT = ?, NOT_BEFORE = ? WHERE ID = ? AND STATUS = 'QUEUED'")) {
+                     + " LEASE_EXPIRES_AT = ?, NOT_BEFORE = ?, SEND_STARTED_AT = ? WHERE ID = ? AND STATUS = 'QUEUED'")) {
             s.setString(1, request.getParameter("owner"));
             s.setTimestamp(2, Timestamp.valueOf(now.plusNanos(Long.parseLong(request.getParameter("expiresInMs")) * 1_000_000)));
             s.setTimestamp(3, Timestamp.valueOf(now));
-            s.setLong(4, id(request, "id"));
+            s.setTimestamp(4, "true".equals(request.getParameter("sendStarted")) ? Timestamp.valueOf(now) : null);
+            s.setLong(5, id(request, "id"));
             response.getWriter().print(s.executeUpdate());
         } catch (SQLException e) {
             response.setStatus(500);

@@ -13,6 +13,7 @@ import jakarta.mail.internet.InternetAddress;
 import jakarta.mail.internet.MimeMessage;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -33,16 +34,18 @@ public class MailComposer implements ItemProcessor {
         MailMessage mail = (MailMessage) item;
         Map<String, RecipientStatus> settled = mail.getSettledRecipients();
         boolean anyAccepted = settled.containsValue(RecipientStatus.SENT);
+        List<String> refused = settled.entrySet().stream()
+                .filter(e -> e.getValue() == RecipientStatus.REFUSED).map(Map.Entry::getKey).sorted().toList();
         try {
             MimeMessage message = MimeMessageFactory.compose(session, mail);
             Address[] open = Arrays.stream(message.getAllRecipients())
                     .filter(a -> !settled.containsKey(key(a)))
                     .toArray(Address[]::new);
             return new OutgoingMail(mail.getId(), mail.getAttemptsRemaining(), mail.getExpiresAt(), message, open,
-                    !settled.isEmpty(), anyAccepted, null);
+                    !settled.isEmpty(), anyAccepted, refused, null);
         } catch (MessagingException | RuntimeException e) {
             return new OutgoingMail(mail.getId(), mail.getAttemptsRemaining(), mail.getExpiresAt(), null, null,
-                    !settled.isEmpty(), anyAccepted, "cannot compose the message: " + e.getMessage());
+                    !settled.isEmpty(), anyAccepted, refused, "cannot compose the message: " + e.getMessage());
         }
     }
 

@@ -4,6 +4,7 @@ import jakarta.mail.Address;
 import jakarta.mail.internet.MimeMessage;
 
 import java.time.LocalDateTime;
+import java.util.List;
 
 /**
  * A claimed mail on its way to the SMTP server: the row's id, attempts remaining and expiry, and either
@@ -18,8 +19,10 @@ import java.time.LocalDateTime;
  * @param settled           true when an earlier attempt settled some recipients (its outcomes are then
  *                          recorded per recipient)
  * @param anyAccepted       true when an earlier attempt had some recipient accepted
+ * @param refusedEarlier    recipients an earlier attempt had refused for good, to be named in last_error
  * @param composeError      why composing failed, or null
  */
 public record OutgoingMail(long mailId, int attemptsRemaining, LocalDateTime expiresAt, MimeMessage message,
-                           Address[] recipients, boolean settled, boolean anyAccepted, String composeError) {
+                           Address[] recipients, boolean settled, boolean anyAccepted, List<String> refusedEarlier,
+                           String composeError) {
 }

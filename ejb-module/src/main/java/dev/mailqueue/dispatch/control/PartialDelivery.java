@@ -87,8 +87,10 @@ final class PartialDelivery {
                 recipients.add(new RecipientOutcome(bare(a), RecipientStatus.SENT, reply));
             }
         }
+        String error = mail.refusedEarlier().isEmpty() ? null
+                : "sent; refused for good by an earlier attempt: " + String.join(", ", mail.refusedEarlier());
         return new DeliveryOutcome(mail.mailId(), mail.attemptsRemaining(), mail.expiresAt(), started, finished,
-                Verdict.SENT, reply, null, recipients);
+                Verdict.SENT, reply, error, recipients);
     }
 
     private static Address[] orEmpty(Address[] addresses) {

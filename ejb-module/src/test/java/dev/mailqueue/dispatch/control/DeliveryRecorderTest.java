@@ -25,7 +25,7 @@ class DeliveryRecorderTest {
     static final LocalDateTime STARTED = NOW.plusSeconds(1);
     static final LocalDateTime FINISHED = NOW.plusSeconds(2);
     static final long LEASE_MS = 60_000;
-    static final RetryPolicy FIVE_MINUTES = new RetryPolicy(300_000);
+    static final RetryPolicy FIVE_MINUTES = new RetryPolicy(300_000, 300_000, 0, 5); // no jitter: exact times
     static final String OWNER = "mail1.example.com/mailqueue#7";
     static final String SERVER = "mail1.example.com/mailqueue";
 
