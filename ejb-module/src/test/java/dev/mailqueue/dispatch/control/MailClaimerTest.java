@@ -1,7 +1,10 @@
 package dev.mailqueue.dispatch.control;
 
 import dev.mailqueue.api.MailStatus;
+import dev.mailqueue.mail.entity.AttemptOutcome;
+import dev.mailqueue.mail.entity.MailAttempt;
 import dev.mailqueue.mail.entity.MailMessage;
+import dev.mailqueue.mail.entity.RecipientStatus;
 import jakarta.persistence.EntityManager;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -158,6 +161,91 @@ class MailClaimerTest {
         assertThat(stillBusy.getLeaseOwner()).isEqualTo("host/server#2");
         assertThat(stillBusy.getLeaseExpiresAt()).isEqualTo(NOW.plusMinutes(1));
         assertThat(db.reload(expiresNow.getId()).getLeaseOwner()).isEqualTo("host/server#4");
+    }
+
+    @Test
+    void aLeaseThatExpiredAfterSendingBeganIsLoggedInDoubtAndResentByDefault() {
+        MailMessage doubtful = Rows.queued("claimer died mid-send", NOW.minusMinutes(20));
+        doubtful.lease("host/server#1", NOW.minusMinutes(1));
+        db.insert(doubtful);
+        sendStarted(doubtful.getId(), NOW.minusMinutes(16));
+
+        List<MailMessage> claimed = claim("host/server#2", 10, NOW);
+
+        assertThat(claimed).extracting(MailMessage::getId).containsExactly(doubtful.getId());
+        MailMessage stored = db.reload(doubtful.getId());
+        assertThat(stored.getAttemptsRemaining()).as("the lost attempt counts").isEqualTo(4);
+        assertThat(stored.getSendStartedAt()).as("the new claimer has not begun yet").isNull();
+        assertThat(stored.getLastError()).contains("in doubt").contains("same Message-ID");
+        assertThat(db.attempts(doubtful.getId())).singleElement().satisfies(attempt -> {
+            assertThat(attempt.getOutcome()).isEqualTo(AttemptOutcome.IN_DOUBT);
+            assertThat(attempt.getLeaseOwner()).isEqualTo("host/server#1");
+            assertThat(attempt.getServerInstance()).isEqualTo("host/server");
+            assertThat(attempt.getStartedAt()).isEqualTo(NOW.minusMinutes(16));
+        });
+    }
+
+    @Test
+    void withTheHoldPolicyAnInDoubtMailIsHeldForReviewAndNotClaimed() {
+        MailMessage doubtful = Rows.queued("claimer died mid-send", NOW.minusMinutes(20));
+        doubtful.lease("host/server#1", NOW.minusMinutes(1));
+        MailMessage neverStarted = Rows.queued("claimer died before sending", NOW.minusMinutes(20));
+        neverStarted.lease("host/server#1", NOW.minusMinutes(1));
+        db.insert(doubtful, neverStarted);
+        sendStarted(doubtful.getId(), NOW.minusMinutes(16));
+
+        List<MailMessage> claimed = db.inTransaction(em -> {
+            cut.em = em;
+            return cut.claim("host/server#2", LEASE_MS, 10, NOW, InDoubtPolicy.HOLD);
+        });
+
+        assertThat(claimed).extracting(MailMessage::getId).containsExactly(neverStarted.getId());
+        assertThat(db.reload(doubtful.getId()).getStatus()).isEqualTo(MailStatus.HELD);
+        assertThat(db.reload(doubtful.getId()).getLastError()).contains("held for review");
+        assertThat(db.attempts(doubtful.getId())).extracting(MailAttempt::getOutcome).containsExactly(AttemptOutcome.IN_DOUBT);
+        assertThat(db.attempts(neverStarted.getId())).as("nothing was sent: no attempt").isEmpty();
+        assertThat(db.reload(neverStarted.getId()).getAttemptsRemaining()).isEqualTo(5);
+    }
+
+    @Test
+    void anInDoubtMailWithoutAttemptsLeftIsHeldEvenUnderTheResendPolicy() {
+        MailMessage doubtful = Rows.queued("last attempt lost", NOW.minusMinutes(20));
+        doubtful.setAttemptsRemaining(1);
+        doubtful.lease("host/server#1", NOW.minusMinutes(1));
+        db.insert(doubtful);
+        sendStarted(doubtful.getId(), NOW.minusMinutes(16));
+
+        assertThat(claim("host/server#2", 10, NOW)).isEmpty();
+
+        MailMessage stored = db.reload(doubtful.getId());
+        assertThat(stored.getStatus()).isEqualTo(MailStatus.HELD);
+        assertThat(stored.getAttemptsRemaining()).isZero();
+    }
+
+    @Test
+    void aClaimCarriesTheRecipientsEarlierAttemptsSettled() {
+        MailMessage partly = Rows.queued("partly delivered", NOW.minusMinutes(20));
+        db.insert(partly);
+        db.run(em -> {
+            for (String[] r : new String[][]{{"Ann@To.Example", "SENT"}, {"bob@to.example", "REFUSED"},
+                    {"cid@to.example", "DEFERRED"}}) {
+                em.createNativeQuery("INSERT INTO MAIL_RECIPIENT (MAIL_ID, ADDRESS, STATUS, UPDATED_AT)"
+                                + " VALUES (?, ?, ?, ?)")
+                        .setParameter(1, partly.getId()).setParameter(2, r[0]).setParameter(3, r[1])
+                        .setParameter(4, java.sql.Timestamp.valueOf(NOW)).executeUpdate();
+            }
+        });
+
+        List<MailMessage> claimed = claim("host/server#2", 10, NOW);
+
+        assertThat(claimed).singleElement().satisfies(mail -> assertThat(mail.getSettledRecipients())
+                .containsOnly(org.assertj.core.api.Assertions.entry("ann@to.example", RecipientStatus.SENT),
+                        org.assertj.core.api.Assertions.entry("bob@to.example", RecipientStatus.REFUSED)));
+    }
+
+    private static void sendStarted(long id, LocalDateTime at) {
+        db.run(em -> em.createNativeQuery("UPDATE MAIL_MESSAGE SET SEND_STARTED_AT = ? WHERE ID = ?")
+                .setParameter(1, java.sql.Timestamp.valueOf(at)).setParameter(2, id).executeUpdate());
     }
 
     @Test

@@ -180,6 +180,7 @@ final class QueueDatabase implements AutoCloseable {
     void clean() {
         run(em -> {
             em.createQuery("DELETE FROM MailAttempt").executeUpdate();
+            em.createQuery("DELETE FROM MailRecipient").executeUpdate();
             em.createQuery("DELETE FROM MailMessage").executeUpdate();
         });
     }

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
 import java.time.LocalDateTime;
+import java.util.List;
 import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -25,6 +26,7 @@ class MailFactoryTest {
         cut.messageIds = new MessageIdFactory();
         cut.messageIds.domain = Optional.empty();
         cut.maxAttempts = 5;
+        cut.maxLifetimeMillis = 432_000_000L; // 5 days, the default
     }
 
     static MailRequest request() {
@@ -100,5 +102,33 @@ class MailFactoryTest {
 
         assertThat(mail.getTo()).containsExactly("alice@example.com");
         assertThat(mail.getCc()).isEmpty();
+    }
+
+    @Test
+    void aMailExpiresAfterTheQueuesMaximumLifetimeUnlessItAsksForLess() {
+        assertThat(cut.create(request(), NOW).getExpiresAt()).isEqualTo(NOW.plusDays(5));
+        java.time.Instant inAnHour = NOW.plusHours(1).toInstant(java.time.ZoneOffset.UTC);
+        assertThat(cut.create(request().expiresAt(inAnHour), NOW).getExpiresAt()).isEqualTo(NOW.plusHours(1));
+        java.time.Instant inTenDays = NOW.plusDays(10).toInstant(java.time.ZoneOffset.UTC);
+        assertThat(cut.create(request().expiresAt(inTenDays), NOW).getExpiresAt())
+                .as("the queue's lifetime caps the caller's").isEqualTo(NOW.plusDays(5));
+        cut.maxLifetimeMillis = 0;
+        assertThat(cut.create(request(), NOW).getExpiresAt()).as("0: no limit").isNull();
+    }
+
+    @Test
+    void onePerRecipientMakesACopyForEachRecipientAddressedToItAlone() {
+        List<MailMessage> copies = cut.createAll(new MailRequest().from("news@example.com")
+                .to("a@example.com", "b@example.com").cc("c@example.com").bcc("d@example.com")
+                .subject("s").text("t").perRecipient(true), NOW);
+
+        assertThat(copies).extracting(MailMessage::getTo).containsExactly(
+                List.of("a@example.com"), List.of("b@example.com"), List.of("c@example.com"), List.of("d@example.com"));
+        assertThat(copies).allSatisfy(copy -> {
+            assertThat(copy.getCc()).isEmpty();
+            assertThat(copy.getBcc()).isEmpty();
+        });
+        assertThat(copies).extracting(MailMessage::getMessageId).doesNotHaveDuplicates();
+        assertThat(cut.createAll(request(), NOW)).hasSize(1);
     }
 }
