@@ -23,6 +23,7 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 
 import java.util.List;
+import java.util.logging.Logger;
 
 /**
  * {@code /api/mails}: enqueue a mail (or up to 1,000 at {@code /api/mails/batch}), read its delivery
@@ -34,6 +35,8 @@ import java.util.List;
 @RequestScoped
 @Produces(MediaType.APPLICATION_JSON)
 public class MailsResource {
+
+    private static final Logger LOG = Logger.getLogger(MailsResource.class.getName());
 
     @EJB
     MailQueueLocal mails;
@@ -58,6 +61,7 @@ public class MailsResource {
         try {
             receipt = mails.enqueue(request, idempotencyKey);
         } catch (IdempotencyConflictException raced) {
+            LOG.info(() -> "Idempotency key " + idempotencyKey + ": a concurrent duplicate committed first; answering with its mail");
             try {
                 receipt = mails.enqueue(request, idempotencyKey); // the winner has committed: its mail
             } catch (IdempotencyConflictException again) {
