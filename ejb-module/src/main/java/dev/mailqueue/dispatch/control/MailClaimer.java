@@ -1,5 +1,6 @@
 package dev.mailqueue.dispatch.control;
 
+import dev.mailqueue.mail.control.MailParts;
 import dev.mailqueue.mail.entity.MailMessage;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
@@ -18,7 +19,8 @@ import java.util.List;
  * is sent. A claim first puts rows whose lease expired (their worker died) back in the queue, then
  * picks the best due rows (priority, then age) and leases them under a pessimistic row lock: SENDING,
  * owner, expiry. How it locks depends on the database ({@link LeaseStrategy}): {@code SKIP LOCKED}
- * where the database has it, a {@code FOR UPDATE} cursor elsewhere.
+ * where the database has it, a {@code FOR UPDATE} cursor elsewhere. The claimed rows come with their
+ * attachments and custom header fields, read for the whole claim in one query per table.
  */
 @Stateless
 public class MailClaimer {
@@ -33,7 +35,8 @@ public class MailClaimer {
      * @param leaseMillis how long the lease lasts in ms, at least 1
      * @param limit       most rows to claim, 1 or more
      * @param now         UTC now
-     * @return the claimed rows (detached once the transaction commits), best first; empty when none are due
+     * @return the claimed rows (detached once the transaction commits) with their attachments and
+     *         headers, best first; empty when none are due
      * @throws PersistenceException when the database fails or a lock cannot be had (the claim then
      *                              leases nothing; its transaction rolls back)
      */
@@ -52,10 +55,12 @@ public class MailClaimer {
         if (leased.isEmpty()) {
             return List.of();
         }
-        return em.createNamedQuery(MailMessage.LEASED, MailMessage.class)
+        List<MailMessage> mails = em.createNamedQuery(MailMessage.LEASED, MailMessage.class)
                 .setParameter("owner", owner)
                 .setParameter("ids", leased)
                 .getResultList();
+        MailParts.load(em, mails);
+        return mails;
     }
 
     private LeaseStrategy strategy(Connection connection) throws SQLException {

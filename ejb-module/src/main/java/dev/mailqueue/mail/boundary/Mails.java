@@ -8,6 +8,7 @@ import dev.mailqueue.api.MailStateException;
 import dev.mailqueue.api.MailStatus;
 import dev.mailqueue.api.MailView;
 import dev.mailqueue.mail.control.MailFactory;
+import dev.mailqueue.mail.control.MailParts;
 import dev.mailqueue.mail.control.MailRequestValidator;
 import dev.mailqueue.mail.control.MailViews;
 import dev.mailqueue.mail.entity.MailAttempt;
@@ -45,6 +46,7 @@ public class Mails implements MailQueueLocal, MailQueueRemote {
         validator.check(request);
         MailMessage mail = factory.create(request, Utc.now());
         em.persist(mail); // the sequence assigns the id here, no flush needed
+        MailParts.persist(em, List.of(mail)); // attachments and headers, in this same transaction
         return new EnqueueReceipt(mail.getId(), mail.getMessageId(), mail.getStatus());
     }
 
@@ -53,11 +55,14 @@ public class Mails implements MailQueueLocal, MailQueueRemote {
         validator.checkAll(requests);
         LocalDateTime now = Utc.now();
         List<EnqueueReceipt> receipts = new ArrayList<>(requests.size());
+        List<MailMessage> mails = new ArrayList<>(requests.size());
         for (MailRequest request : requests) {
             MailMessage mail = factory.create(request, now);
             em.persist(mail); // inserted in JDBC batches at commit (eclipselink.jdbc.batch-writing)
+            mails.add(mail);
             receipts.add(new EnqueueReceipt(mail.getId(), mail.getMessageId(), mail.getStatus()));
         }
+        MailParts.persist(em, mails); // attachments and headers, in this same transaction
         return receipts;
     }
 

@@ -14,8 +14,10 @@ import jakarta.persistence.Lob;
 import jakarta.persistence.NamedQuery;
 import jakarta.persistence.SequenceGenerator;
 import jakarta.persistence.Table;
+import jakarta.persistence.Transient;
 
 import java.time.LocalDateTime;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -121,6 +123,14 @@ public class MailMessage {
 
     @Column(name = "LAST_ERROR")
     private String lastError;
+
+    // Rows of MAIL_ATTACHMENT and MAIL_HEADER, not mapped as relations: the enqueue writes them
+    // (MailFactory, Mails) and a claim reads them for a whole chunk in one query each (MailParts).
+    @Transient
+    private List<MailAttachment> attachments = new ArrayList<>();
+
+    @Transient
+    private List<MailHeader> headers = new ArrayList<>();
 
     public Long getId() {
         return id;
@@ -285,5 +295,29 @@ public class MailMessage {
 
     public void setLastError(String lastError) {
         this.lastError = lastError;
+    }
+
+    /**
+     * @return the attached files in order: filled at enqueue and when the dispatcher claims the mail;
+     *         empty on a row read any other way (the files stay in MAIL_ATTACHMENT)
+     */
+    public List<MailAttachment> getAttachments() {
+        return attachments;
+    }
+
+    public void setAttachments(List<MailAttachment> attachments) {
+        this.attachments = attachments;
+    }
+
+    /**
+     * @return the custom header fields in order: filled at enqueue and when the dispatcher claims the
+     *         mail; empty on a row read any other way
+     */
+    public List<MailHeader> getHeaders() {
+        return headers;
+    }
+
+    public void setHeaders(List<MailHeader> headers) {
+        this.headers = headers;
     }
 }
