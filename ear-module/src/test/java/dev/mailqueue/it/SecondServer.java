@@ -40,7 +40,7 @@ final class SecondServer implements AutoCloseable {
         }
         run("create");
         copyTree(Path.of(System.getProperty("it.second.config")), dir);
-        Files.copy(servers.resolve("mailqueue-it").resolve("bootstrap.properties"), dir.resolve("bootstrap.properties"),
+        Files.copy(servers.resolve(System.getProperty("it.server.name", "mailqueue-it")).resolve("bootstrap.properties"), dir.resolve("bootstrap.properties"),
                 StandardCopyOption.REPLACE_EXISTING);
         Files.createDirectories(dir.resolve("apps"));
         Files.copy(Path.of(System.getProperty("it.ear")), dir.resolve("apps").resolve("mailqueue.ear"),
