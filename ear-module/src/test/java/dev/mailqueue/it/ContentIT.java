@@ -1,7 +1,9 @@
 package dev.mailqueue.it;
 
+import dev.mailqueue.api.AttachmentView;
 import dev.mailqueue.api.MailRequest;
 import dev.mailqueue.api.MailStatus;
+import dev.mailqueue.api.MailView;
 import dev.mailqueue.it.apps.CallerServlet;
 import jakarta.mail.Multipart;
 import jakarta.mail.Part;
@@ -17,6 +19,8 @@ import java.util.Map;
 import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -50,7 +54,13 @@ class ContentIT extends QueueServerIT {
         long id = ((Number) receipt.get("id")).longValue();
         assertThat(QueueApi.storedRows("MAIL_ATTACHMENT", id)).isEqualTo(2);
         assertThat(QueueApi.storedRows("MAIL_HEADER", id)).isEqualTo(2);
-        QueueApi.awaitStatus(id, MailStatus.SENT, Duration.ofSeconds(30));
+        MailView view = QueueApi.awaitStatus(id, MailStatus.SENT, Duration.ofSeconds(30));
+        assertThat(view.getAttachments()).extracting(AttachmentView::getFilename, AttachmentView::getContentType,
+                AttachmentView::getSizeBytes).containsExactly(
+                tuple("Rechnung 4711 Müller.pdf", "application/pdf", 300_000L),
+                tuple("notes.txt", "text/plain; charset=UTF-8", (long) notes.getBytes(StandardCharsets.UTF_8).length));
+        assertThat(view.getHeaders()).containsExactly(
+                entry("List-Unsubscribe", "<mailto:unsubscribe@shop.example?subject=4711>"), entry("X-Campaign", "Frühling 2026"));
         await().atMost(Duration.ofSeconds(10)).until(() -> !SMTP.inbox("customer@content.example").isEmpty());
 
         MimeMessage received = SMTP.inbox("customer@content.example").get(0);

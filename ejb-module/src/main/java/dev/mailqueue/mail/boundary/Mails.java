@@ -89,8 +89,10 @@ public class Mails implements MailQueueLocal, MailQueueRemote {
     }
 
     private MailView view(MailMessage mail) {
-        return MailViews.of(mail, em.createNamedQuery(MailAttempt.BY_MAIL, MailAttempt.class)
+        MailView view = MailViews.of(mail, em.createNamedQuery(MailAttempt.BY_MAIL, MailAttempt.class)
                 .setParameter("mailId", mail.getId())
                 .getResultList());
+        MailParts.describe(em, view); // attachment names and sizes, custom headers
+        return view;
     }
 }

@@ -1,5 +1,7 @@
 package dev.mailqueue.mail.control;
 
+import dev.mailqueue.api.AttachmentView;
+import dev.mailqueue.api.MailView;
 import dev.mailqueue.mail.entity.MailAttachment;
 import dev.mailqueue.mail.entity.MailHeader;
 import dev.mailqueue.mail.entity.MailMessage;
@@ -7,6 +9,7 @@ import jakarta.persistence.EntityManager;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -66,5 +69,24 @@ public final class MailParts {
             mail.setAttachments(attachments.getOrDefault(mail.getId(), new ArrayList<>()));
             mail.setHeaders(headers.getOrDefault(mail.getId(), new ArrayList<>()));
         }
+    }
+
+    /**
+     * Adds a mail's attachment names, types and sizes (not their bytes) and its custom header fields to
+     * its view.
+     *
+     * @param em   an entity manager
+     * @param view the view of one mail, with its id
+     */
+    public static void describe(EntityManager em, MailView view) {
+        List<Object[]> attachments = em.createQuery("SELECT a.filename, a.contentType, a.sizeBytes FROM MailAttachment a"
+                + " WHERE a.mailId = :id ORDER BY a.seqNo", Object[].class).setParameter("id", view.getId()).getResultList();
+        List<AttachmentView> files = new ArrayList<>();
+        attachments.forEach(a -> files.add(new AttachmentView((String) a[0], (String) a[1], ((Number) a[2]).longValue())));
+        view.setAttachments(files);
+        Map<String, String> headers = new LinkedHashMap<>();
+        em.createNamedQuery(MailHeader.OF_MAILS, MailHeader.class).setParameter("ids", List.of(view.getId()))
+                .getResultList().forEach(h -> headers.put(h.getName(), h.getValue()));
+        view.setHeaders(headers);
     }
 }
