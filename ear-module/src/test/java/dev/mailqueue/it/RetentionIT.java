@@ -15,7 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The retention job on the real server, started by its timer (every 2 s on the test server, keeping
+ * The retention job on the real server, started by its timer (every 5 s on the test server, keeping
  * the default 15 days, 3 mails a transaction): it deletes mails in a final state whose times all lie
  * more than 15 days back, with their attempts, attachments and headers, in several bounded chunks,
  * and reports the count in its exit status; a final mail of 14 days and old live or held mails stay.

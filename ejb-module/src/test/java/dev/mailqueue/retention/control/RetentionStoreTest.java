@@ -169,13 +169,19 @@ class RetentionStoreTest {
     }
 
     private static void times(long id, LocalDateTime lastAttemptAt, LocalDateTime sentAt) {
-        db.run(em -> em.createNativeQuery("UPDATE MAIL_MESSAGE SET LAST_ATTEMPT_AT = ?, SENT_AT = ? WHERE ID = ?")
-                .setParameter(1, lastAttemptAt).setParameter(2, sentAt).setParameter(3, id).executeUpdate());
+        set(id, "LAST_ATTEMPT_AT", lastAttemptAt);
+        set(id, "SENT_AT", sentAt);
+    }
+
+    private static void set(long id, String column, LocalDateTime time) {
+        if (time != null) { // a bound null would go as VARCHAR, which PostgreSQL refuses for a timestamp
+            db.run(em -> em.createNativeQuery("UPDATE MAIL_MESSAGE SET " + column + " = ? WHERE ID = ?")
+                    .setParameter(1, time).setParameter(2, id).executeUpdate());
+        }
     }
 
     private static void notBefore(long id, LocalDateTime notBefore) {
-        db.run(em -> em.createNativeQuery("UPDATE MAIL_MESSAGE SET NOT_BEFORE = ? WHERE ID = ?")
-                .setParameter(1, notBefore).setParameter(2, id).executeUpdate());
+        set(id, "NOT_BEFORE", notBefore);
     }
 
     private static long rows(String table, long mailId) {
