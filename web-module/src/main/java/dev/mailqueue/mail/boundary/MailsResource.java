@@ -25,7 +25,8 @@ import java.util.List;
 /**
  * {@code /api/mails}: enqueue a mail (or up to 1,000 at {@code /api/mails/batch}), read its delivery
  * state, cancel it. Errors answer with
- * {@code application/problem+json} (RFC 9457): 400 for a bad request (naming each field), 404 for an
+ * {@code application/problem+json} (RFC 9457): 400 for a bad request (naming each field, also for
+ * attachments over the size limit), 404 for an
  * unknown id, 409 for an action the mail's status forbids.
  */
 @Path("mails")
@@ -40,7 +41,8 @@ public class MailsResource {
      * Queues a mail and returns at once.
      *
      * @param request the mail as JSON (from, fromName, replyTo, to, cc, bcc, subject, text, html,
-     *                priority 0..9, notBefore as ISO-8601 instant)
+     *                priority 0..9, notBefore as ISO-8601 instant, attachments as
+     *                {@code [{filename, contentType, content (base64)}]}, headers as {@code {name: value}})
      * @return 202 Accepted, {@code Location: /api/mails/{id}}, body {@code {id, messageId, status}}
      */
     @POST
