@@ -6,6 +6,8 @@ import dev.mailqueue.api.MailStatus;
 import dev.mailqueue.api.MailView;
 import jakarta.json.bind.Jsonb;
 import jakarta.json.bind.JsonbBuilder;
+import jakarta.json.bind.JsonbConfig;
+import jakarta.json.bind.config.BinaryDataStrategy;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -29,7 +31,8 @@ final class QueueApi {
     private static final HttpClient HTTP = HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1) // no h2c upgrade: Liberty may answer it with GOAWAY under load
             .connectTimeout(Duration.ofSeconds(10)).build();
-    private static final Jsonb JSON = JsonbBuilder.create();
+    // As the server's JSON-B: attachment content as base64.
+    private static final Jsonb JSON = JsonbBuilder.create(new JsonbConfig().withBinaryDataStrategy(BinaryDataStrategy.BASE_64));
 
     private QueueApi() {
     }
@@ -124,6 +127,13 @@ final class QueueApi {
     /** @return rows in the mail table, read by the probe application */
     static long storedMails() {
         HttpResponse<String> response = get("/probe/db?op=count");
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        return Long.parseLong(response.body().strip());
+    }
+
+    /** @return rows in a queue table (MAIL_ATTEMPT, MAIL_ATTACHMENT, MAIL_HEADER, ...), all or of one mail */
+    static long storedRows(String table, Long mailId) {
+        HttpResponse<String> response = get("/probe/db?op=count&table=" + table + (mailId == null ? "" : "&mailId=" + mailId));
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
         return Long.parseLong(response.body().strip());
     }

@@ -27,6 +27,24 @@ public final class MailLimits {
     /** Text body and HTML body, each, in characters: 1 MiB worth (1,048,576). */
     public static final int BODY_CHARS = 1_048_576;
 
+    /** File name of an attachment, in characters: the common file system limit (ext4, NTFS: 255). */
+    public static final int FILENAME_CHARS = 255;
+
+    /** MIME type of an attachment with its parameters, in characters. */
+    public static final int CONTENT_TYPE_CHARS = 255;
+
+    /** Custom header fields per mail. */
+    public static final int HEADERS = 50;
+
+    /**
+     * Name of a custom header field, in characters: RFC 5322 §2.1.1 asks for lines of at most 78
+     * characters, so a name of up to 76 leaves room for the colon and a space.
+     */
+    public static final int HEADER_NAME_CHARS = 76;
+
+    /** Value of a custom header field, in characters: RFC 5322 §2.1.1, 998 characters a line. */
+    public static final int HEADER_VALUE_CHARS = 998;
+
     /** Mails in one bulk enqueue ({@code POST /api/mails/batch}, {@link MailQueue#enqueueAll}). */
     public static final int BATCH = 1_000;
 

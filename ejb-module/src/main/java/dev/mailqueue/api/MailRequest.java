@@ -12,7 +12,9 @@ import java.io.Serializable;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * One mail to enqueue, as a caller describes it: the JSON body of {@code POST /api/mails} and the
@@ -55,6 +57,11 @@ public class MailRequest implements Serializable {
     @Min(value = MailLimits.PRIORITY_MIN, message = "must be between 0 and 9")
     @Max(value = MailLimits.PRIORITY_MAX, message = "must be between 0 and 9")
     private Integer priority;
+
+    private List<Attachment> attachments = new ArrayList<>();
+
+    // Custom header fields in the order given. A LinkedHashMap keeps that order and marshals over IIOP.
+    private LinkedHashMap<String, String> headers = new LinkedHashMap<>();
 
     // Times are kept as ISO-8601 text: Liberty's ORB (Yoko) cannot marshal java.time types on Java 17
     // (java.time is not open to it), so the remote view would fail. The accessors speak Instant.
@@ -194,6 +201,35 @@ public class MailRequest implements Serializable {
         this.perRecipient = perRecipient;
     }
 
+    /**
+     * @return the attached files, in order; with any, the mail is multipart/mixed: the body (text,
+     *         HTML or multipart/alternative) first, then one part per file. Limits in the README
+     *         (default at most 20 files of 10 MiB together; executable file types refused).
+     */
+    public List<Attachment> getAttachments() {
+        return attachments;
+    }
+
+    public void setAttachments(List<Attachment> attachments) {
+        this.attachments = attachments;
+    }
+
+    /**
+     * @return custom header fields, name to value, sent in this order. Names are RFC 5322 §3.6.8
+     *         field names (printable ASCII 33 to 126 except colon, at most 76 characters); values at
+     *         most 998 characters without CR, LF or other control characters but tab, non-ASCII text
+     *         is sent RFC 2047-encoded. Names the queue writes itself (From, To, Cc, Bcc, Sender,
+     *         Reply-To, Subject, Date, Message-ID, Return-Path, MIME-Version, Content-*) are refused,
+     *         in any letter case; at most 50 fields.
+     */
+    public Map<String, String> getHeaders() {
+        return headers;
+    }
+
+    public void setHeaders(Map<String, String> headers) {
+        this.headers = headers == null ? null : new LinkedHashMap<>(headers);
+    }
+
     /** Fluent form of {@link #setFrom(String)}. @return this request */
     public MailRequest from(String address) {
         this.from = address;
@@ -269,6 +305,22 @@ public class MailRequest implements Serializable {
     /** Fluent form of {@link #setPerRecipient(boolean)}. @return this request */
     public MailRequest perRecipient(boolean perRecipient) {
         this.perRecipient = perRecipient;
+        return this;
+    }
+
+    /** Adds an attachment. @return this request */
+    public MailRequest attach(String filename, String contentType, byte[] content) {
+        List<Attachment> result = attachments == null ? new ArrayList<>() : new ArrayList<>(attachments);
+        result.add(new Attachment(filename, contentType, content));
+        this.attachments = result;
+        return this;
+    }
+
+    /** Adds (or replaces) a custom header field. @return this request */
+    public MailRequest header(String name, String value) {
+        LinkedHashMap<String, String> result = headers == null ? new LinkedHashMap<>() : new LinkedHashMap<>(headers);
+        result.put(name, value);
+        this.headers = result;
         return this;
     }
 

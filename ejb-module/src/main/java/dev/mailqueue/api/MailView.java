@@ -3,7 +3,9 @@ package dev.mailqueue.api;
 import java.io.Serializable;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A queued mail as a caller may see it: its delivery state and attempt log, and the envelope, without
@@ -34,6 +36,8 @@ public class MailView implements Serializable {
     private String expiresAt;
     private Long copyOf;
     private List<RecipientView> recipients = new ArrayList<>();
+    private List<AttachmentView> attachments = new ArrayList<>();
+    private LinkedHashMap<String, String> headers = new LinkedHashMap<>(); // marshals over IIOP, keeps order
 
     /** For JSON-B. */
     public MailView() {
@@ -200,5 +204,23 @@ public class MailView implements Serializable {
 
     public void setRecipients(List<RecipientView> recipients) {
         this.recipients = recipients == null ? new ArrayList<>() : new ArrayList<>(recipients);
+    }
+
+    /** @return the attachments (names, types, sizes), in order */
+    public List<AttachmentView> getAttachments() {
+        return attachments;
+    }
+
+    public void setAttachments(List<AttachmentView> attachments) {
+        this.attachments = attachments;
+    }
+
+    /** @return the custom header fields as given, in order */
+    public Map<String, String> getHeaders() {
+        return headers;
+    }
+
+    public void setHeaders(Map<String, String> headers) {
+        this.headers = headers == null ? null : new LinkedHashMap<>(headers);
     }
 }

@@ -21,7 +21,8 @@ import java.io.IOException;
  * {@code POST /caller/enqueue?to=..&subject=..&outcome=commit|rollback|invalid[&key=..]}; answers
  * {@code id messageId} (plus {@code duplicate} when an idempotency key repeated) or, for invalid, the
  * exception's class and fields. {@code outcome=find&id=..}
- * reads a mail through the remote view: {@code status attempts sentAt}.
+ * reads a mail through the remote view: {@code status attempts sentAt}. With {@code attachment=name}
+ * the mail carries a file of that name ({@link #content()}) and the header {@code X-Sent-By: caller.war}.
  */
 @WebServlet("/enqueue")
 public class CallerServlet extends HttpServlet {
@@ -47,6 +48,10 @@ public class CallerServlet extends HttpServlet {
                     .to("invalid".equals(outcome) ? "not an address" : request.getParameter("to"))
                     .subject(request.getParameter("subject"))
                     .text("Sent through the remote EJB by another application.");
+            String attachment = request.getParameter("attachment");
+            if (attachment != null) {
+                mail.attach(attachment, "application/octet-stream", content()).header("X-Sent-By", "caller.war");
+            }
             transaction.begin();
             EnqueueReceipt receipt;
             try {
@@ -68,5 +73,14 @@ public class CallerServlet extends HttpServlet {
             response.setStatus(500);
             e.printStackTrace(response.getWriter());
         }
+    }
+
+    /** @return the 100,000 bytes of the attachment: byte i is i mod 251 */
+    public static byte[] content() {
+        byte[] content = new byte[100_000];
+        for (int i = 0; i < content.length; i++) {
+            content[i] = (byte) (i % 251);
+        }
+        return content;
     }
 }

@@ -1,6 +1,10 @@
 package dev.mailqueue.it.apps;
 
 import jakarta.annotation.Resource;
+import jakarta.batch.operations.JobOperator;
+import jakarta.batch.runtime.BatchRuntime;
+import jakarta.batch.runtime.JobExecution;
+import jakarta.batch.runtime.JobInstance;
 import jakarta.servlet.annotation.WebServlet;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -14,14 +18,23 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
+import java.sql.Types;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.util.Set;
 
 /**
  * Reads queue rows with plain JDBC on the server's data source, and leaves a row as a worker that
  * died mid-send would. Answers text/plain.
  * <ul>
- *   <li>{@code GET ?op=count}: rows in MAIL_MESSAGE</li>
+ *   <li>{@code GET ?op=count[&table=][&mailId=]}: rows in MAIL_MESSAGE (or MAIL_ATTEMPT, MAIL_ATTACHMENT,
+ *       MAIL_HEADER), optionally of one mail</li>
+ *   <li>{@code GET ?op=executions&job=}: one line per execution of that batch job on this server,
+ *       newest first: executionId batchStatus exitStatus</li>
+ *   <li>{@code POST ?op=age&rows=id:STATUS:days,...}: in one transaction, puts each row in STATUS and
+ *       moves all its times (created, not-before, and last attempt and sent-at where set) that many
+ *       days back; a SENDING row gets a live lease (an hour) and a QUEUED one no attempts left, so the
+ *       dispatcher leaves both alone</li>
  *   <li>{@code GET ?op=sending&from=&to=}: rows in SENDING with ids in [from, to]</li>
  *   <li>{@code GET ?op=attempts&from=&to=}: one line per attempt: mailId,leaseOwner,startedMs,finishedMs</li>
  *   <li>{@code POST ?op=lease&id=&owner=&expiresInMs=}: a QUEUED row becomes SENDING, leased to owner,
@@ -41,7 +54,8 @@ public class ProbeServlet extends HttpServlet {
         PrintWriter out = response.getWriter();
         try (Connection c = dataSource.getConnection()) {
             switch (request.getParameter("op")) {
-                case "count" -> out.print(single(c, "SELECT COUNT(*) FROM MAIL_MESSAGE"));
+                case "count" -> out.print(count(c, request.getParameter("table"), request.getParameter("mailId")));
+                case "executions" -> executions(request.getParameter("job"), out);
                 case "sending" -> out.print(single(c, "SELECT COUNT(*) FROM MAIL_MESSAGE WHERE STATUS = 'SENDING'"
                         + " AND ID BETWEEN " + id(request, "from") + " AND " + id(request, "to")));
                 case "attempts" -> attempts(c, id(request, "from"), id(request, "to"), out);
@@ -56,6 +70,15 @@ public class ProbeServlet extends HttpServlet {
     @Override
     protected void doPost(HttpServletRequest request, HttpServletResponse response) throws IOException {
         response.setContentType("text/plain");
+        if ("age".equals(request.getParameter("op"))) {
+            try (Connection c = dataSource.getConnection()) {
+                response.getWriter().print(age(c, request.getParameter("rows")));
+            } catch (SQLException e) {
+                response.setStatus(500);
+                e.printStackTrace(response.getWriter());
+            }
+            return;
+        }
         LocalDateTime now = LocalDateTime.now(ZoneOffset.UTC);
         try (Connection c = dataSource.getConnection();
              PreparedStatement s = c.prepareStatement("UPDATE MAIL_MESSAGE SET STATUS = 'SENDING', LEASE_OWNER = ?,"
@@ -70,6 +93,67 @@ public class ProbeServlet extends HttpServlet {
             response.setStatus(500);
             e.printStackTrace(response.getWriter());
         }
+    }
+
+    private static final Set<String> TABLES = Set.of("MAIL_MESSAGE", "MAIL_ATTEMPT", "MAIL_ATTACHMENT", "MAIL_HEADER");
+
+    private static long count(Connection c, String table, String mailId) throws SQLException {
+        String name = table == null ? "MAIL_MESSAGE" : table;
+        if (!TABLES.contains(name)) {
+            throw new IllegalArgumentException("no such table: " + table);
+        }
+        if (mailId == null) {
+            return single(c, "SELECT COUNT(*) FROM " + name);
+        }
+        String column = name.equals("MAIL_MESSAGE") ? "ID" : "MAIL_ID";
+        return single(c, "SELECT COUNT(*) FROM " + name + " WHERE " + column + " = " + Long.parseLong(mailId));
+    }
+
+    private static void executions(String job, PrintWriter out) {
+        JobOperator jobs = BatchRuntime.getJobOperator();
+        int instances = jobs.getJobInstanceCount(job);
+        for (JobInstance instance : jobs.getJobInstances(job, 0, instances)) {
+            for (JobExecution execution : jobs.getJobExecutions(instance)) {
+                out.println(execution.getExecutionId() + " " + execution.getBatchStatus() + " " + execution.getExitStatus());
+            }
+        }
+    }
+
+    private static int age(Connection c, String rows) throws SQLException {
+        LocalDateTime now = LocalDateTime.now(ZoneOffset.UTC);
+        int changed = 0;
+        c.setAutoCommit(false);
+        try (PreparedStatement s = c.prepareStatement("UPDATE MAIL_MESSAGE SET STATUS = ?, CREATED_AT = ?, NOT_BEFORE = ?,"
+                + " LAST_ATTEMPT_AT = CASE WHEN LAST_ATTEMPT_AT IS NULL THEN LAST_ATTEMPT_AT ELSE ? END,"
+                + " SENT_AT = CASE WHEN SENT_AT IS NULL THEN SENT_AT ELSE ? END,"
+                + " LEASE_OWNER = ?, LEASE_EXPIRES_AT = ?, ATTEMPTS_REMAINING = ATTEMPTS_REMAINING * ? WHERE ID = ?")) {
+            for (String row : rows.split(",")) {
+                String[] spec = row.split(":");
+                String status = spec[1];
+                Timestamp then = Timestamp.valueOf(now.minusDays(Long.parseLong(spec[2])));
+                boolean sending = status.equals("SENDING");
+                s.setString(1, status);
+                s.setTimestamp(2, then);
+                s.setTimestamp(3, then);
+                s.setTimestamp(4, then);
+                s.setTimestamp(5, then);
+                if (sending) {
+                    s.setString(6, "probe/alive#1");
+                    s.setTimestamp(7, Timestamp.valueOf(now.plusHours(1)));
+                } else {
+                    s.setNull(6, Types.VARCHAR);
+                    s.setNull(7, Types.TIMESTAMP);
+                }
+                s.setInt(8, status.equals("QUEUED") ? 0 : 1);
+                s.setLong(9, Long.parseLong(spec[0]));
+                changed += s.executeUpdate();
+            }
+            c.commit();
+        } catch (SQLException | RuntimeException e) {
+            c.rollback();
+            throw e;
+        }
+        return changed;
     }
 
     private static long id(HttpServletRequest request, String name) {

@@ -10,6 +10,7 @@ import dev.mailqueue.api.MailStatus;
 import dev.mailqueue.api.MailView;
 import dev.mailqueue.mail.control.IdempotencyKeys;
 import dev.mailqueue.mail.control.MailFactory;
+import dev.mailqueue.mail.control.MailParts;
 import dev.mailqueue.mail.control.MailRequestValidator;
 import dev.mailqueue.mail.control.MailViews;
 import dev.mailqueue.mail.entity.MailAttempt;
@@ -97,6 +98,7 @@ public class Mails implements MailQueueLocal, MailQueueRemote {
         for (MailMessage mail : rows) {
             em.persist(mail); // the sequence assigns the id here, no flush needed
         }
+        MailParts.persist(em, rows); // attachments and headers, in this same transaction
         if (!perRecipient) {
             return receipt(first, List.of());
         }
@@ -144,11 +146,13 @@ public class Mails implements MailQueueLocal, MailQueueRemote {
     }
 
     private MailView view(MailMessage mail) {
-        return MailViews.of(mail, em.createNamedQuery(MailAttempt.BY_MAIL, MailAttempt.class)
+        MailView view = MailViews.of(mail, em.createNamedQuery(MailAttempt.BY_MAIL, MailAttempt.class)
                         .setParameter("mailId", mail.getId())
                         .getResultList(),
                 em.createNamedQuery(MailRecipient.BY_MAILS, MailRecipient.class)
                         .setParameter("ids", List.of(mail.getId()))
                         .getResultList());
+        MailParts.describe(em, view); // attachment names and sizes, custom headers
+        return view;
     }
 }

@@ -1,8 +1,11 @@
 package dev.mailqueue.mail.control;
 
+import dev.mailqueue.api.Attachment;
 import dev.mailqueue.api.MailLimits;
 import dev.mailqueue.api.MailRequest;
 import dev.mailqueue.api.MailStatus;
+import dev.mailqueue.mail.entity.MailAttachment;
+import dev.mailqueue.mail.entity.MailHeader;
 import dev.mailqueue.mail.entity.MailMessage;
 import dev.mailqueue.mail.entity.Utc;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -12,12 +15,14 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Turns a validated {@link MailRequest} into new QUEUED rows: its Message-ID, default priority, due
  * time, {@code mailqueue.delivery.max-attempts} attempts (1 or more, default 100), and its expiry: the
  * earlier of the request's expiresAt and {@code mailqueue.delivery.max-lifetime.ms} after now (default
- * 432,000,000 ms = 5 days, Postfix's {@code maximal_queue_lifetime}; 0 for no limit).
+ * 432,000,000 ms = 5 days, Postfix's {@code maximal_queue_lifetime}; 0 for no limit), with its
+ * attachments and custom header fields as parts still to be persisted ({@link MailParts#persist}).
  */
 @ApplicationScoped
 public class MailFactory {
@@ -80,6 +85,8 @@ public class MailFactory {
         mail.setSubject(request.getSubject());
         mail.setTextBody(request.getText());
         mail.setHtmlBody(request.getHtml());
+        mail.setAttachments(attachments(request.getAttachments()));
+        mail.setHeaders(headers(request.getHeaders()));
         return mail;
     }
 
@@ -90,6 +97,25 @@ public class MailFactory {
             return lifetime;
         }
         return requested;
+    }
+
+    private static List<MailAttachment> attachments(List<Attachment> attachments) {
+        List<MailAttachment> result = new ArrayList<>();
+        if (attachments != null) {
+            for (Attachment a : attachments) {
+                result.add(new MailAttachment(result.size(), a.getFilename().strip(),
+                        AttachmentPolicy.contentTypeOrDefault(a.getContentType()), a.getContent()));
+            }
+        }
+        return result;
+    }
+
+    private static List<MailHeader> headers(Map<String, String> headers) {
+        List<MailHeader> result = new ArrayList<>();
+        if (headers != null) {
+            headers.forEach((name, value) -> result.add(new MailHeader(result.size(), name, value)));
+        }
+        return result;
     }
 
     private static List<String> copy(List<String> addresses) {

@@ -17,14 +17,22 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Runs the Bean Validation rules of {@link MailRequest} and turns violations into an
- * {@link InvalidMailException} whose fields are named as in the JSON ({@code to[0]}, {@code subject}).
+ * Runs the Bean Validation rules of {@link MailRequest}, then the rules for attachments
+ * ({@link AttachmentPolicy}) and custom header fields ({@link HeaderPolicy}), and turns what is broken
+ * into an {@link InvalidMailException} whose fields are named as in the JSON ({@code to[0]},
+ * {@code subject}, {@code attachments[1].filename}, {@code headers.X-Campaign}).
  */
 @ApplicationScoped
 public class MailRequestValidator {
 
     @Inject
     Validator validator;
+
+    @Inject
+    AttachmentPolicy attachments;
+
+    @Inject
+    HeaderPolicy headers;
 
     /**
      * @param request the request to check, may be null
@@ -35,11 +43,13 @@ public class MailRequestValidator {
             throw new InvalidMailException(List.of(new FieldError("", "a mail is required")));
         }
         Set<ConstraintViolation<MailRequest>> violations = validator.validate(request);
-        if (!violations.isEmpty()) {
-            throw new InvalidMailException(violations.stream()
-                    .map(v -> new FieldError(fieldName(v.getPropertyPath()), v.getMessage()))
-                    .sorted(Comparator.comparing(FieldError::getField).thenComparing(FieldError::getMessage))
-                    .toList());
+        List<FieldError> errors = new ArrayList<>();
+        violations.forEach(v -> errors.add(new FieldError(fieldName(v.getPropertyPath()), v.getMessage())));
+        errors.addAll(attachments.check(request.getAttachments()));
+        errors.addAll(headers.check(request.getHeaders()));
+        if (!errors.isEmpty()) {
+            errors.sort(Comparator.comparing(FieldError::getField).thenComparing(FieldError::getMessage));
+            throw new InvalidMailException(errors);
         }
     }
 

@@ -1,2 +1,5 @@
-/** Enqueue's logic: validating a request, turning it into a row with its Message-ID, and back into a view. */
+/**
+ * Enqueue's logic: validating a request (with the attachment and header rules), turning it into a row
+ * with its Message-ID and its stored parts, and back into a view.
+ */
 package dev.mailqueue.mail.control;

@@ -17,6 +17,7 @@ import jakarta.persistence.Table;
 import jakarta.persistence.Transient;
 
 import java.time.LocalDateTime;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -141,6 +142,14 @@ public class MailMessage {
     /** Recipients an earlier attempt settled, by lower-case address; filled by the claim, not stored here. */
     @Transient
     private Map<String, RecipientStatus> settledRecipients = Map.of();
+
+    // Rows of MAIL_ATTACHMENT and MAIL_HEADER, not mapped as relations: the enqueue writes them
+    // (MailFactory, Mails) and a claim reads them for a whole chunk in one query each (MailParts).
+    @Transient
+    private List<MailAttachment> attachments = new ArrayList<>();
+
+    @Transient
+    private List<MailHeader> headers = new ArrayList<>();
 
     public Long getId() {
         return id;
@@ -349,5 +358,29 @@ public class MailMessage {
 
     public void setSettledRecipients(Map<String, RecipientStatus> settledRecipients) {
         this.settledRecipients = Map.copyOf(settledRecipients);
+    }
+
+    /**
+     * @return the attached files in order: filled at enqueue and when the dispatcher claims the mail;
+     *         empty on a row read any other way (the files stay in MAIL_ATTACHMENT)
+     */
+    public List<MailAttachment> getAttachments() {
+        return attachments;
+    }
+
+    public void setAttachments(List<MailAttachment> attachments) {
+        this.attachments = attachments;
+    }
+
+    /**
+     * @return the custom header fields in order: filled at enqueue and when the dispatcher claims the
+     *         mail; empty on a row read any other way
+     */
+    public List<MailHeader> getHeaders() {
+        return headers;
+    }
+
+    public void setHeaders(List<MailHeader> headers) {
+        this.headers = headers;
     }
 }

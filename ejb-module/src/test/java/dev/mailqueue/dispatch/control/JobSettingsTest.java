@@ -51,9 +51,9 @@ class JobSettingsTest {
 
     @Test
     void aRetryDelayMayBeZeroButNotNegative() {
-        assertThat(JobSettings.nonNegativeLong("retryDelayMillis", "0", 300_000L)).isZero();
-        assertThat(JobSettings.nonNegativeLong("retryDelayMillis", null, 300_000L)).isEqualTo(300_000L);
-        assertThatIllegalArgumentException().isThrownBy(() -> JobSettings.nonNegativeLong("retryDelayMillis", "-1", 1))
-                .withMessage("job parameter retryDelayMillis must be at least 0, was -1");
+        assertThat(JobSettings.nonNegativeLong("backoffMinMillis", "0", 300_000L)).isZero();
+        assertThat(JobSettings.nonNegativeLong("backoffMinMillis", null, 300_000L)).isEqualTo(300_000L);
+        assertThatIllegalArgumentException().isThrownBy(() -> JobSettings.nonNegativeLong("backoffMinMillis", "-1", 1))
+                .withMessage("job parameter backoffMinMillis must be at least 0, was -1");
     }
 }

@@ -3,6 +3,9 @@ package dev.mailqueue.dispatch.control;
 import dev.mailqueue.api.MailStatus;
 import dev.mailqueue.mail.entity.AttemptOutcome;
 import dev.mailqueue.mail.entity.MailAttempt;
+import dev.mailqueue.mail.control.MailParts;
+import dev.mailqueue.mail.entity.MailAttachment;
+import dev.mailqueue.mail.entity.MailHeader;
 import dev.mailqueue.mail.entity.MailMessage;
 import dev.mailqueue.mail.entity.RecipientStatus;
 import jakarta.persistence.EntityManager;
@@ -102,6 +105,46 @@ class MailClaimerTest {
             assertThat(mail.getHtmlBody()).isEqualTo("<p>Hello</p>");
             assertThat(mail.getAttemptsRemaining()).isEqualTo(5);
         });
+    }
+
+    @Test
+    void claimBringsEachMailsAttachmentsAndHeadersInOrderWithOneQueryPerTableForTheWholeChunk() {
+        List<MailMessage> mails = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            MailMessage mail = Rows.queued("with parts " + i, NOW.minusMinutes(5 - i));
+            if (i != 2) { // one mail without parts among them
+                mail.setAttachments(new ArrayList<>(List.of(
+                        new MailAttachment(0, "first-" + i + ".pdf", "application/pdf", new byte[]{(byte) i, 1}),
+                        new MailAttachment(1, "second-" + i + ".txt", "text/plain", new byte[]{(byte) i, 2}))));
+                mail.setHeaders(new ArrayList<>(List.of(new MailHeader(0, "X-Index", Integer.toString(i)))));
+            }
+            mails.add(mail);
+        }
+        db.run(em -> {
+            mails.forEach(em::persist);
+            MailParts.persist(em, mails);
+        });
+        SqlRecorder.clear();
+
+        List<MailMessage> claimed = claim("host/server#1", 10, NOW);
+
+        assertThat(claimed).hasSize(5);
+        for (int i = 0; i < 5; i++) {
+            MailMessage mail = claimed.get(i);
+            if (i == 2) {
+                assertThat(mail.getAttachments()).isEmpty();
+                assertThat(mail.getHeaders()).isEmpty();
+                continue;
+            }
+            byte index = (byte) i;
+            assertThat(mail.getAttachments()).extracting(MailAttachment::getFilename)
+                    .containsExactly("first-" + i + ".pdf", "second-" + i + ".txt");
+            assertThat(mail.getAttachments()).extracting(MailAttachment::getContent)
+                    .containsExactly(new byte[]{index, 1}, new byte[]{index, 2});
+            assertThat(mail.getHeaders()).extracting(MailHeader::getValue).containsExactly(Integer.toString(i));
+        }
+        assertThat(SqlRecorder.statements()).filteredOn(sql -> sql.contains("MAIL_ATTACHMENT")).hasSize(1);
+        assertThat(SqlRecorder.statements()).filteredOn(sql -> sql.contains("MAIL_HEADER")).hasSize(1);
     }
 
     @Test

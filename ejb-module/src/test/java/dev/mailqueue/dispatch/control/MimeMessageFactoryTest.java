@@ -1,6 +1,8 @@
 package dev.mailqueue.dispatch.control;
 
 import dev.mailqueue.api.MailStatus;
+import dev.mailqueue.mail.entity.MailAttachment;
+import dev.mailqueue.mail.entity.MailHeader;
 import dev.mailqueue.mail.entity.MailMessage;
 import dev.mailqueue.mail.entity.Utc;
 import jakarta.mail.Address;
@@ -12,6 +14,7 @@ import jakarta.mail.Session;
 import jakarta.mail.internet.ContentType;
 import jakarta.mail.internet.InternetAddress;
 import jakarta.mail.internet.MimeMessage;
+import jakarta.mail.internet.MimeUtility;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayInputStream;
@@ -178,6 +181,66 @@ class MimeMessageFactoryTest {
         MimeMessage received = onTheWire(MimeMessageFactory.compose(session, mail));
 
         assertTextPart(received, "text/plain", "Grüße ☃\r\nLine two");
+    }
+
+    @Test
+    void attachmentsMakeAMultipartMixedWithTheAlternativeBodyFirstThenEachFileWithItsNameAndBytes() throws Exception {
+        byte[] pdf = new byte[70_000];
+        new java.util.Random(7).nextBytes(pdf);
+        MailMessage mail = row();
+        mail.setTextBody("See the invoice.");
+        mail.setHtmlBody("<p>See the invoice.</p>");
+        mail.setAttachments(new ArrayList<>(List.of(
+                new MailAttachment(0, "Rechnung Müller.pdf", "application/pdf", pdf),
+                new MailAttachment(1, "notes.txt", "text/plain; charset=UTF-8", "Grüße ☃".getBytes(StandardCharsets.UTF_8)))));
+
+        MimeMessage received = onTheWire(MimeMessageFactory.compose(session, mail));
+
+        assertThat(received.isMimeType("multipart/mixed")).as(received.getContentType()).isTrue();
+        Multipart mixed = (Multipart) received.getContent();
+        assertThat(mixed.getCount()).isEqualTo(3);
+        assertThat(mixed.getBodyPart(0).isMimeType("multipart/alternative")).isTrue();
+        Multipart alternative = (Multipart) mixed.getBodyPart(0).getContent();
+        assertTextPart(alternative.getBodyPart(0), "text/plain", "See the invoice.");
+        assertTextPart(alternative.getBodyPart(1), "text/html", "<p>See the invoice.</p>");
+
+        Part file = mixed.getBodyPart(1);
+        assertThat(file.isMimeType("application/pdf")).isTrue();
+        assertThat(file.getDisposition()).isEqualTo(Part.ATTACHMENT);
+        assertThat(MimeUtility.decodeText(file.getFileName())).isEqualTo("Rechnung Müller.pdf");
+        assertThat(file.getInputStream().readAllBytes()).isEqualTo(pdf);
+        Part notes = mixed.getBodyPart(2);
+        assertThat(notes.getFileName()).isEqualTo("notes.txt");
+        assertThat(notes.getInputStream().readAllBytes()).isEqualTo("Grüße ☃".getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aTextOnlyMailWithAnAttachmentHasTheTextAsItsFirstPart() throws Exception {
+        MailMessage mail = row();
+        mail.setAttachments(new ArrayList<>(List.of(new MailAttachment(0, "a.bin", "application/octet-stream", new byte[]{0, 1, 2}))));
+
+        MimeMessage received = onTheWire(MimeMessageFactory.compose(session, mail));
+
+        Multipart mixed = (Multipart) received.getContent();
+        assertThat(mixed.getCount()).isEqualTo(2);
+        assertTextPart(mixed.getBodyPart(0), "text/plain", "Thank you.");
+        assertThat(mixed.getBodyPart(1).getInputStream().readAllBytes()).containsExactly(0, 1, 2);
+    }
+
+    @Test
+    void customHeadersAreSentInOrderAndNonAsciiValuesAreEncoded() throws Exception {
+        MailMessage mail = row();
+        mail.setHeaders(new ArrayList<>(List.of(
+                new MailHeader(0, "List-Unsubscribe", "<mailto:unsubscribe@example.com?subject=4711>"),
+                new MailHeader(1, "X-Campaign", "Frühling – ☃ " + "x".repeat(120)))));
+
+        MimeMessage composed = MimeMessageFactory.compose(session, mail);
+        MimeMessage received = onTheWire(composed);
+
+        assertThat(received.getHeader("List-Unsubscribe", null)).isEqualTo("<mailto:unsubscribe@example.com?subject=4711>");
+        assertThat(MimeUtility.decodeText(MimeUtility.unfold(received.getHeader("X-Campaign", null))))
+                .isEqualTo("Frühling – ☃ " + "x".repeat(120));
+        assertThat(received.getMessageID()).isEqualTo(MESSAGE_ID);
     }
 
     private static void assertTextPart(Part part, String mimeType, String content) throws MessagingException, IOException {

@@ -34,7 +34,7 @@ import java.util.logging.Logger;
  * {@code mariadb} (a throwaway database on 127.0.0.1:3306, user root) — the Maven profiles of the same
  * names set it.
  */
-final class QueueDatabase implements AutoCloseable {
+public final class QueueDatabase implements AutoCloseable {
 
     private static final AtomicInteger DATABASES = new AtomicInteger();
 
@@ -72,7 +72,7 @@ final class QueueDatabase implements AutoCloseable {
     }
 
     /** @return a new, empty database at the current schema version */
-    static QueueDatabase create() {
+    public static QueueDatabase create() {
         String name = "mq_unit_" + DATABASES.incrementAndGet() + "_" + ProcessHandle.current().pid();
         String url;
         String user;
@@ -142,7 +142,7 @@ final class QueueDatabase implements AutoCloseable {
     }
 
     /** Runs {@code work} in one transaction of a new EntityManager and commits; rolls back on failure. */
-    <T> T inTransaction(Function<EntityManager, T> work) {
+    public <T> T inTransaction(Function<EntityManager, T> work) {
         EntityManager em = emf.createEntityManager();
         EntityTransaction tx = em.getTransaction();
         try {
@@ -159,7 +159,7 @@ final class QueueDatabase implements AutoCloseable {
     }
 
     /** Runs {@code work} in one transaction of a new EntityManager and commits; rolls back on failure. */
-    void run(Consumer<EntityManager> work) {
+    public void run(Consumer<EntityManager> work) {
         inTransaction(em -> {
             work.accept(em);
             return null;
@@ -167,7 +167,7 @@ final class QueueDatabase implements AutoCloseable {
     }
 
     /** Persists the rows in this order (so their ids rise in this order) and commits. */
-    List<MailMessage> insert(MailMessage... mails) {
+    public List<MailMessage> insert(MailMessage... mails) {
         return inTransaction(em -> {
             for (MailMessage mail : mails) {
                 em.persist(mail);
@@ -177,7 +177,7 @@ final class QueueDatabase implements AutoCloseable {
     }
 
     /** Deletes every mail and attempt, so the next test starts with an empty queue. */
-    void clean() {
+    public void clean() {
         run(em -> {
             em.createQuery("DELETE FROM MailAttempt").executeUpdate();
             em.createQuery("DELETE FROM MailRecipient").executeUpdate();
@@ -186,12 +186,12 @@ final class QueueDatabase implements AutoCloseable {
     }
 
     /** @return the row as it is in the database now */
-    MailMessage reload(long id) {
+    public MailMessage reload(long id) {
         return inTransaction(em -> em.find(MailMessage.class, id));
     }
 
     /** @return the attempt log of a mail as it is in the database now, oldest first */
-    List<MailAttempt> attempts(long mailId) {
+    public List<MailAttempt> attempts(long mailId) {
         return inTransaction(em -> em.createNamedQuery(MailAttempt.BY_MAIL, MailAttempt.class)
                 .setParameter("mailId", mailId)
                 .getResultList());

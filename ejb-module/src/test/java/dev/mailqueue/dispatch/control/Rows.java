@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.UUID;
 
 /** Builds mail rows as enqueue leaves them (QUEUED, due, 5 attempts); tests change what they care about. */
-final class Rows {
+public final class Rows {
 
     private Rows() {
     }
@@ -20,7 +20,7 @@ final class Rows {
      * @param createdAt UTC; also the due time
      * @return a new QUEUED row, due from {@code createdAt}, with 5 attempts
      */
-    static MailMessage queued(String subject, int priority, LocalDateTime createdAt) {
+    public static MailMessage queued(String subject, int priority, LocalDateTime createdAt) {
         MailMessage mail = new MailMessage();
         mail.setMessageId("<" + UUID.randomUUID() + "@example.com>");
         mail.setStatus(MailStatus.QUEUED);
@@ -37,7 +37,7 @@ final class Rows {
     }
 
     /** @return a QUEUED row with priority 4 due from {@code createdAt} */
-    static MailMessage queued(String subject, LocalDateTime createdAt) {
+    public static MailMessage queued(String subject, LocalDateTime createdAt) {
         return queued(subject, 4, createdAt);
     }
 }

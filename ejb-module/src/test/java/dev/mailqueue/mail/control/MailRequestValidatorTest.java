@@ -45,6 +45,8 @@ class MailRequestValidatorTest {
     void validator() {
         cut = new MailRequestValidator();
         cut.validator = validation.getValidator();
+        cut.attachments = AttachmentPolicy.of(20, 10_485_760, AttachmentPolicy.GMAIL_BLOCKED);
+        cut.headers = new HeaderPolicy();
     }
 
     static MailRequest good() {
@@ -309,6 +311,134 @@ class MailRequestValidatorTest {
             assertThat(error.getField()).isEqualTo("to[0]");
             assertThat(error.getMessage()).contains("ASCII");
         });
+    }
+
+    @Test
+    void aMailWithAttachmentsAndCustomHeadersWithinTheLimitsPasses() {
+        MailRequest request = good()
+                .attach("invoice 4711.pdf", "application/pdf", new byte[10_485_760 - 3])
+                .attach("notes", null, new byte[3])
+                .header("List-Unsubscribe", "<mailto:unsubscribe@example.com>")
+                .header("X-Campaign", "Frühling\t2026");
+
+        assertThatCode(() -> cut.check(request)).doesNotThrowAnyException();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"setup.exe", "SETUP.EXE", "invoice.pdf.exe", "run.bat", "x.js", "x.vbs", "x.jar", "x.msi",
+            "x.ps1", "x.scr", "x.cmd", "x.com", "trailing.exe.", "trailing.exe  ", "x.Lnk"})
+    void anExecutableFileTypeIsRefusedNamingTheAttachment(String filename) {
+        MailRequest request = good().attach("fine.pdf", "application/pdf", new byte[1]).attach(filename, null, new byte[1]);
+
+        assertThat(errors(request)).singleElement().satisfies(error -> {
+            assertThat(error.getField()).isEqualTo("attachments[1].filename");
+            assertThat(error.getMessage()).contains("blocked file type");
+        });
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"report.pdf", "photo.JPG", "archive.tar.gz", "README", "exe", "data.exe-not", "x.docx"})
+    void ordinaryFileNamesPass(String filename) {
+        assertThatCode(() -> cut.check(good().attach(filename, null, new byte[1]))).doesNotThrowAnyException();
+    }
+
+    @Test
+    void attachmentsOverTheTotalSizeAreRefusedOnAttachments() {
+        MailRequest request = good()
+                .attach("a.pdf", "application/pdf", new byte[10_485_760])
+                .attach("b.pdf", "application/pdf", new byte[1]);
+
+        assertThat(errors(request)).singleElement().satisfies(error -> {
+            assertThat(error.getField()).isEqualTo("attachments");
+            assertThat(error.getMessage()).contains("10485761 bytes").contains("10485760");
+        });
+    }
+
+    @Test
+    void moreThanTheMaximumCountOfAttachmentsIsRefused() {
+        MailRequest request = good();
+        IntStream.range(0, 21).forEach(i -> request.attach("f" + i + ".txt", "text/plain", new byte[1]));
+
+        assertThat(errors(request)).extracting(FieldError::getField).containsExactly("attachments");
+    }
+
+    @Test
+    void eachBadPartOfAnAttachmentIsNamed() {
+        MailRequest request = good()
+                .attach("ok.txt", "text/plain", new byte[1])
+                .attach("a\r\nContent-Type: text/html", "text/plain", new byte[1])
+                .attach("../../etc/passwd", "not a type", null)
+                .attach(" ", "multipart/mixed; boundary=x", new byte[1]);
+        request.getAttachments().add(null);
+
+        assertThat(errors(request)).extracting(FieldError::getField).containsExactly(
+                "attachments[1].filename",
+                "attachments[2].content", "attachments[2].contentType", "attachments[2].filename",
+                "attachments[3].contentType", "attachments[3].filename",
+                "attachments[4]");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"From", "to", "CC", "Bcc", "Sender", "reply-to", "Subject", "Date", "Message-Id", "Return-Path",
+            "MIME-Version", "Content-Type", "content-transfer-encoding", "Content-Disposition"})
+    void aHeaderTheQueueWritesCannotBeGiven(String name) {
+        MailRequest request = good().header(name, "x@example.com");
+
+        assertThat(errors(request)).singleElement().satisfies(error -> {
+            assertThat(error.getField()).isEqualTo("headers." + name);
+            assertThat(error.getMessage()).contains("set by the queue");
+        });
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"X-Tag\r\nBcc: eve@example.com", "X-Tag\nBcc: eve@example.com", "X-Tag\r", "x\u0000y"})
+    void aLineBreakOrControlCharacterInAHeaderValueIsRefused(String value) {
+        MailRequest request = good().header("X-Tag", value);
+
+        assertThat(errors(request)).singleElement().satisfies(error -> {
+            assertThat(error.getField()).isEqualTo("headers.X-Tag");
+            assertThat(error.getMessage()).contains("CR, LF");
+        });
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"X Tag", "X-Tag:", "X-Tag\r\nBcc", "X-Täg", "",
+            "X-aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"})
+    void aHeaderNameOutsideRfc5322IsRefused(String name) {
+        MailRequest request = good().header(name, "v");
+
+        String expected = "headers." + name;
+        assertThat(errors(request)).singleElement().satisfies(error -> {
+            assertThat(error.getField()).isEqualTo(expected);
+            assertThat(error.getMessage()).contains("RFC 5322 3.6.8");
+        });
+    }
+
+    @Test
+    void aHeaderNameOf76CharactersPasses() {
+        assertThatCode(() -> cut.check(good().header("X-" + "a".repeat(74), "v"))).doesNotThrowAnyException();
+    }
+
+    @Test
+    void aHeaderValueOf998CharactersPassesAnd999AreRefused() {
+        assertThatCode(() -> cut.check(good().header("X-Long", "v".repeat(998)))).doesNotThrowAnyException();
+        assertThat(errors(good().header("X-Long", "v".repeat(999)))).extracting(FieldError::getField)
+                .containsExactly("headers.X-Long");
+    }
+
+    @Test
+    void theSameHeaderNameTwiceInDifferentCaseIsRefused() {
+        MailRequest request = good().header("X-Tag", "a").header("x-tag", "b");
+
+        assertThat(errors(request)).extracting(FieldError::getMessage).singleElement().asString().contains("twice");
+    }
+
+    @Test
+    void moreThan50HeadersAreRefused() {
+        MailRequest request = good();
+        IntStream.range(0, 51).forEach(i -> request.header("X-H" + i, "v"));
+
+        assertThat(errors(request)).extracting(FieldError::getField).containsExactly("headers");
     }
 
     @Test

@@ -28,7 +28,8 @@ import java.util.logging.Logger;
 /**
  * {@code /api/mails}: enqueue a mail (or up to 1,000 at {@code /api/mails/batch}), read its delivery
  * state, cancel it. Errors answer with
- * {@code application/problem+json} (RFC 9457): 400 for a bad request (naming each field), 404 for an
+ * {@code application/problem+json} (RFC 9457): 400 for a bad request (naming each field, also for
+ * attachments over the size limit), 404 for an
  * unknown id, 409 for an action the mail's status forbids.
  */
 @Path("mails")
@@ -48,7 +49,9 @@ public class MailsResource {
      * when the two race.
      *
      * @param request        the mail as JSON (from, fromName, replyTo, to, cc, bcc, subject, text, html,
-     *                       priority 0..9, notBefore and expiresAt as ISO-8601 instants, perRecipient)
+     *                       priority 0..9, notBefore and expiresAt as ISO-8601 instants, perRecipient,
+     *                       attachments as {@code [{filename, contentType, content (base64)}]}, headers as
+     *                       {@code {name: value}})
      * @param idempotencyKey the caller's key for this mail, or null
      * @return 202 Accepted, {@code Location: /api/mails/{id}}, body {@code {id, messageId, status,
      *         duplicate, copies}}; 200 OK with the same for a repeat of an idempotency key
