@@ -20,6 +20,7 @@ public class AttemptView implements Serializable {
     private Integer smtpReplyCode;
     private String smtpReplyText;
     private String error;
+    private String account;
 
     /** For JSON-B. */
     public AttemptView() {
@@ -101,5 +102,14 @@ public class AttemptView implements Serializable {
 
     public void setError(String error) {
         this.error = error;
+    }
+
+    /** @return the SMTP account that sent the mail or made the last try (after failing over), or null */
+    public String getAccount() {
+        return account;
+    }
+
+    public void setAccount(String account) {
+        this.account = account;
     }
 }

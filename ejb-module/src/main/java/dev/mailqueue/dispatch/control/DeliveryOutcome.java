@@ -12,7 +12,9 @@ import java.time.LocalDateTime;
  * @param sent              true when the SMTP server accepted the message
  * @param reply             the server's reply, {@link SmtpReply#NONE} when none came
  * @param error             why it failed, or null when sent
+ * @param account           the SMTP account that sent it or made the last try, or null when none was tried
  */
 public record DeliveryOutcome(long mailId, int attemptsRemaining, LocalDateTime startedAt,
-                              LocalDateTime finishedAt, boolean sent, SmtpReply reply, String error) {
+                              LocalDateTime finishedAt, boolean sent, SmtpReply reply, String error,
+                              String account) {
 }

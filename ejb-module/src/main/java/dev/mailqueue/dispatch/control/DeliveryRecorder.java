@@ -67,7 +67,8 @@ public class DeliveryRecorder {
             }
             em.persist(new MailAttempt(outcome.mailId(), outcome.startedAt(), outcome.finishedAt(), serverInstance,
                     leaseOwner, outcome.sent() ? AttemptOutcome.SENT : AttemptOutcome.FAILED,
-                    outcome.reply().code(), outcome.reply().text(), error)); // inserted as one batch at commit
+                    outcome.reply().code(), outcome.reply().text(), error,
+                    outcome.account())); // inserted as one batch at commit
         }
         return applied;
     }

@@ -24,10 +24,10 @@ public class MailComposer implements ItemProcessor {
         MailMessage mail = (MailMessage) item;
         try {
             return new OutgoingMail(mail.getId(), mail.getAttemptsRemaining(),
-                    MimeMessageFactory.compose(session, mail), null);
+                    MimeMessageFactory.compose(session, mail), null, mail.getSmtpAccount());
         } catch (MessagingException | RuntimeException e) {
             return new OutgoingMail(mail.getId(), mail.getAttemptsRemaining(), null,
-                    "cannot compose the message: " + e.getMessage());
+                    "cannot compose the message: " + e.getMessage(), mail.getSmtpAccount());
         }
     }
 }

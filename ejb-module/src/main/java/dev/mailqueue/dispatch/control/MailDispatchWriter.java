@@ -1,24 +1,28 @@
 package dev.mailqueue.dispatch.control;
 
+import dev.mailqueue.account.control.AccountSessions;
+import dev.mailqueue.account.control.AccountThrottle;
+import dev.mailqueue.account.control.Accounts;
 import dev.mailqueue.mail.entity.Utc;
-import jakarta.annotation.Resource;
 import jakarta.batch.api.BatchProperty;
 import jakarta.batch.api.chunk.AbstractItemWriter;
 import jakarta.batch.runtime.context.JobContext;
 import jakarta.inject.Inject;
 import jakarta.enterprise.context.Dependent;
 import jakarta.inject.Named;
-import jakarta.mail.MessagingException;
-import jakarta.mail.Session;
 
 import java.io.Serializable;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
- * Sends a chunk of composed mails over this claimer's one SMTP connection (opened once, reused
- * across chunks, reopened after it breaks) and records every outcome in the chunk transaction.
+ * Sends a chunk of composed mails through their SMTP accounts ({@link AccountSender}: one connection
+ * per account, opened once, reused across chunks, reopened after it breaks; failover; rate limits) and
+ * records every outcome in the chunk transaction. Mails an account's rate limit holds back go back to
+ * the queue unsent ({@link DeferredMails}).
  *
  * <p>Mail leaves outside any transaction: if the chunk rolled back after the server accepted a mail,
  * the row stays leased, comes back when the lease expires and is sent again with the same
@@ -27,9 +31,6 @@ import java.util.List;
 @Named("MailDispatchWriter")
 @Dependent // a new instance per step execution, as batch artifacts need
 public class MailDispatchWriter extends AbstractItemWriter {
-
-    @Resource(lookup = "mail/mailqueue")
-    Session session;
 
     @Inject
     @BatchProperty
@@ -44,13 +45,25 @@ public class MailDispatchWriter extends AbstractItemWriter {
     @Inject
     DeliveryRecorder recorder;
 
-    private SmtpConnection connection;
+    @Inject
+    Accounts accounts;
+
+    @Inject
+    AccountSessions sessions;
+
+    @Inject
+    AccountThrottle throttle;
+
+    @Inject
+    DeferredMails deferrals;
+
+    private AccountSender sender;
     private RetryPolicy policy;
     private String owner;
 
     @Override
     public void open(Serializable checkpoint) {
-        connection = new SmtpConnection(session);
+        sender = new AccountSender(accounts, sessions, throttle);
         policy = new RetryPolicy(JobSettings.nonNegativeLong("retryDelayMillis", retryDelayMillis, 300_000L));
         owner = server.leaseOwner(job.getExecutionId());
     }
@@ -58,31 +71,34 @@ public class MailDispatchWriter extends AbstractItemWriter {
     @Override
     public void writeItems(List<Object> items) {
         List<DeliveryOutcome> outcomes = new ArrayList<>(items.size());
+        Map<Long, LocalDateTime> deferred = new LinkedHashMap<>();
+        sender.startChunk();
         for (Object item : items) {
-            outcomes.add(deliver((OutgoingMail) item));
+            OutgoingMail mail = (OutgoingMail) item;
+            LocalDateTime started = Utc.now();
+            if (mail.message() == null) {
+                outcomes.add(new DeliveryOutcome(mail.mailId(), mail.attemptsRemaining(), started, Utc.now(), false,
+                        SmtpReply.NONE, mail.composeError(), mail.account()));
+                continue;
+            }
+            AccountSender.Result result = sender.send(mail.account(), mail.message());
+            if (result.deferUntil() != null) {
+                deferred.put(mail.mailId(), result.deferUntil());
+            } else {
+                outcomes.add(new DeliveryOutcome(mail.mailId(), mail.attemptsRemaining(), started, Utc.now(),
+                        result.sent(), result.reply(), result.error(), result.account()));
+            }
         }
-        recorder.record(outcomes, owner, server.name(), policy);
-    }
-
-    private DeliveryOutcome deliver(OutgoingMail mail) {
-        LocalDateTime started = Utc.now();
-        if (mail.message() == null) {
-            return new DeliveryOutcome(mail.mailId(), mail.attemptsRemaining(), started, Utc.now(), false,
-                    SmtpReply.NONE, mail.composeError());
+        if (!outcomes.isEmpty()) {
+            recorder.record(outcomes, owner, server.name(), policy);
         }
-        try {
-            SmtpReply reply = connection.send(mail.message());
-            return new DeliveryOutcome(mail.mailId(), mail.attemptsRemaining(), started, Utc.now(), true, reply, null);
-        } catch (MessagingException e) {
-            return new DeliveryOutcome(mail.mailId(), mail.attemptsRemaining(), started, Utc.now(), false,
-                    SmtpReply.of(e), describe(e));
-        }
+        deferrals.defer(deferred, owner);
     }
 
     @Override
     public void close() {
-        if (connection != null) {
-            connection.close();
+        if (sender != null) {
+            sender.close();
         }
     }
 

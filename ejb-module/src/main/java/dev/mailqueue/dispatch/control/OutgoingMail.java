@@ -10,6 +10,8 @@ import jakarta.mail.internet.MimeMessage;
  * @param attemptsRemaining attempts left before this one, 1 or more
  * @param message           the MIME message, or null when composing failed
  * @param composeError      why composing failed, or null
+ * @param account           the SMTP account the mail was routed to; null for the default account
  */
-public record OutgoingMail(long mailId, int attemptsRemaining, MimeMessage message, String composeError) {
+public record OutgoingMail(long mailId, int attemptsRemaining, MimeMessage message, String composeError,
+                           String account) {
 }

@@ -34,7 +34,8 @@ public class SmtpConnection implements AutoCloseable {
      *
      * @param message a saved message
      * @return the server's reply to the end of DATA, e.g. {@code 250 OK}
-     * @throws MessagingException when connecting fails, or the server refuses the sender, every
+     * @throws SmtpUnreachableException when connecting fails: the server has nothing of the message
+     * @throws MessagingException when the server refuses the sender, every
      *                            recipient or the data, or the connection breaks or times out
      */
     public SmtpReply send(MimeMessage message) throws MessagingException {
@@ -53,7 +54,11 @@ public class SmtpConnection implements AutoCloseable {
     private SmtpReply sendOnce(MimeMessage message) throws MessagingException {
         if (transport == null) {
             Transport opened = session.getTransport();
-            opened.connect();
+            try {
+                opened.connect();
+            } catch (MessagingException e) {
+                throw new SmtpUnreachableException(e);
+            }
             transport = opened;
         }
         try {

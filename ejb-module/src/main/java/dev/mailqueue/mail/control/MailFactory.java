@@ -1,5 +1,6 @@
 package dev.mailqueue.mail.control;
 
+import dev.mailqueue.account.control.Accounts;
 import dev.mailqueue.api.MailLimits;
 import dev.mailqueue.api.MailRequest;
 import dev.mailqueue.api.MailStatus;
@@ -15,13 +16,17 @@ import java.util.List;
 
 /**
  * Turns a validated {@link MailRequest} into a new QUEUED row: its Message-ID, default priority,
- * due time, and {@code mailqueue.delivery.max-attempts} attempts (1 or more).
+ * due time, {@code mailqueue.delivery.max-attempts} attempts (1 or more), and the SMTP account it is
+ * routed to ({@link Accounts#route}).
  */
 @ApplicationScoped
 public class MailFactory {
 
     @Inject
     MessageIdFactory messageIds;
+
+    @Inject
+    Accounts accounts;
 
     @Inject
     @ConfigProperty(name = "mailqueue.delivery.max-attempts", defaultValue = "5")
@@ -50,6 +55,7 @@ public class MailFactory {
         mail.setSubject(request.getSubject());
         mail.setTextBody(request.getText());
         mail.setHtmlBody(request.getHtml());
+        mail.setSmtpAccount(accounts.route(request.getAccount(), request.getFrom()).name());
         return mail;
     }
 

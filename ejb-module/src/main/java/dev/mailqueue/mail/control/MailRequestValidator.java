@@ -1,5 +1,7 @@
 package dev.mailqueue.mail.control;
 
+import dev.mailqueue.account.control.Account;
+import dev.mailqueue.account.control.Accounts;
 import dev.mailqueue.api.FieldError;
 import dev.mailqueue.api.InvalidMailException;
 import dev.mailqueue.api.MailLimits;
@@ -17,14 +19,18 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Runs the Bean Validation rules of {@link MailRequest} and turns violations into an
- * {@link InvalidMailException} whose fields are named as in the JSON ({@code to[0]}, {@code subject}).
+ * Runs the Bean Validation rules of {@link MailRequest}, and checks that an account it names is
+ * configured ({@link Accounts}), and turns violations into an {@link InvalidMailException} whose
+ * fields are named as in the JSON ({@code to[0]}, {@code subject}, {@code account}).
  */
 @ApplicationScoped
 public class MailRequestValidator {
 
     @Inject
     Validator validator;
+
+    @Inject
+    Accounts accounts;
 
     /**
      * @param request the request to check, may be null
@@ -35,9 +41,17 @@ public class MailRequestValidator {
             throw new InvalidMailException(List.of(new FieldError("", "a mail is required")));
         }
         Set<ConstraintViolation<MailRequest>> violations = validator.validate(request);
-        if (!violations.isEmpty()) {
-            throw new InvalidMailException(violations.stream()
-                    .map(v -> new FieldError(fieldName(v.getPropertyPath()), v.getMessage()))
+        List<FieldError> errors = new ArrayList<>(violations.stream()
+                .map(v -> new FieldError(fieldName(v.getPropertyPath()), v.getMessage()))
+                .toList());
+        String account = request.getAccount();
+        if (account != null && !account.isBlank() && accounts.find(account.strip()).isEmpty()
+                && errors.stream().noneMatch(e -> e.getField().equals("account"))) {
+            errors.add(new FieldError("account", "is not an SMTP account of this server; its accounts are "
+                    + accounts.all().stream().map(Account::name).toList()));
+        }
+        if (!errors.isEmpty()) {
+            throw new InvalidMailException(errors.stream()
                     .sorted(Comparator.comparing(FieldError::getField).thenComparing(FieldError::getMessage))
                     .toList());
         }

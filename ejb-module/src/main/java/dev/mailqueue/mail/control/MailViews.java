@@ -37,13 +37,16 @@ public final class MailViews {
         view.setLastAttemptAt(Utc.toInstant(mail.getLastAttemptAt()));
         view.setSentAt(Utc.toInstant(mail.getSentAt()));
         view.setLastError(mail.getLastError());
+        view.setAccount(mail.getSmtpAccount());
         view.setAttempts(attempts.stream().map(MailViews::of).collect(ArrayList::new, List::add, List::addAll));
         return view;
     }
 
     private static AttemptView of(MailAttempt a) {
-        return new AttemptView(Utc.toInstant(a.getStartedAt()), Utc.toInstant(a.getFinishedAt()),
+        AttemptView view = new AttemptView(Utc.toInstant(a.getStartedAt()), Utc.toInstant(a.getFinishedAt()),
                 a.getServerInstance(), a.getOutcome().name(), a.getSmtpReplyCode(), a.getSmtpReplyText(),
                 a.getError());
+        view.setAccount(a.getSmtpAccount());
+        return view;
     }
 }

@@ -122,6 +122,9 @@ public class MailMessage {
     @Column(name = "LAST_ERROR")
     private String lastError;
 
+    @Column(name = "SMTP_ACCOUNT")
+    private String smtpAccount;
+
     public Long getId() {
         return id;
     }
@@ -285,5 +288,14 @@ public class MailMessage {
 
     public void setLastError(String lastError) {
         this.lastError = lastError;
+    }
+
+    /** @return the SMTP account the mail was routed to on enqueue; null (rows before V5) means the default */
+    public String getSmtpAccount() {
+        return smtpAccount;
+    }
+
+    public void setSmtpAccount(String smtpAccount) {
+        this.smtpAccount = smtpAccount;
     }
 }

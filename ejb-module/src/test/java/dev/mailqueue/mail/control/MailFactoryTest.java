@@ -1,5 +1,7 @@
 package dev.mailqueue.mail.control;
 
+import dev.mailqueue.account.control.AccountSettings;
+import dev.mailqueue.account.control.Accounts;
 import dev.mailqueue.api.MailRequest;
 import dev.mailqueue.api.MailStatus;
 import dev.mailqueue.mail.entity.MailMessage;
@@ -25,6 +27,7 @@ class MailFactoryTest {
         cut.messageIds = new MessageIdFactory();
         cut.messageIds.domain = Optional.empty();
         cut.maxAttempts = 5;
+        cut.accounts = Accounts.of(AccountSettings.parse(name -> Optional.empty()));
     }
 
     static MailRequest request() {
