@@ -24,6 +24,8 @@ import java.time.ZoneOffset;
  *   <li>{@code GET ?op=count}: rows in MAIL_MESSAGE</li>
  *   <li>{@code GET ?op=sending&from=&to=}: rows in SENDING with ids in [from, to]</li>
  *   <li>{@code GET ?op=attempts&from=&to=}: one line per attempt: mailId,leaseOwner,startedMs,finishedMs</li>
+ *   <li>{@code GET ?op=rate&account=}: the account's shared rate state: slowedLimit,dayCount (empty
+ *       slowedLimit: at its configured limit; empty answer: no state yet)</li>
  *   <li>{@code POST ?op=lease&id=&owner=&expiresInMs=}: a QUEUED row becomes SENDING, leased to owner,
  *       due now; answers the rows changed</li>
  * </ul>
@@ -44,6 +46,7 @@ public class ProbeServlet extends HttpServlet {
                 case "sending" -> out.print(single(c, "SELECT COUNT(*) FROM MAIL_MESSAGE WHERE STATUS = 'SENDING'"
                         + " AND ID BETWEEN " + id(request, "from") + " AND " + id(request, "to")));
                 case "attempts" -> attempts(c, id(request, "from"), id(request, "to"), out);
+                case "rate" -> rate(c, request.getParameter("account"), out);
                 default -> response.setStatus(400);
             }
         } catch (SQLException e) {
@@ -90,6 +93,19 @@ public class ProbeServlet extends HttpServlet {
                 while (r.next()) {
                     out.println(r.getLong(1) + "," + r.getString(2) + "," + millis(r.getTimestamp(3))
                             + "," + millis(r.getTimestamp(4)));
+                }
+            }
+        }
+    }
+
+    private static void rate(Connection c, String account, PrintWriter out) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement(
+                "SELECT SLOWED_LIMIT, DAY_COUNT FROM SMTP_ACCOUNT_RATE WHERE SMTP_ACCOUNT = ?")) {
+            s.setString(1, account);
+            try (ResultSet r = s.executeQuery()) {
+                if (r.next()) {
+                    int slowed = r.getInt(1);
+                    out.print((r.wasNull() ? "" : Integer.toString(slowed)) + "," + r.getInt(2));
                 }
             }
         }

@@ -1,0 +1,143 @@
+package dev.mailqueue.it;
+
+import jakarta.mail.MessagingException;
+import jakarta.mail.Session;
+import jakarta.mail.internet.MimeMessage;
+import org.subethamail.smtp.MessageContext;
+import org.subethamail.smtp.MessageHandler;
+import org.subethamail.smtp.RejectException;
+import org.subethamail.smtp.server.SMTPServer;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * A real SMTP server in the test JVM (SubEthaSMTP) that tests can script: it records every message
+ * that arrives with its envelope (MAIL FROM, RCPT TO), Message-ID and arrival time, and can be told
+ * to refuse the next N mail transactions at MAIL FROM with a given reply (e.g. 421 4.7.0, 450, 550).
+ * Arrival time is taken when the message data has been read, before the server's 250 reply.
+ */
+final class ScriptedSmtpServer implements AutoCloseable {
+
+    /**
+     * One accepted message.
+     *
+     * @param envelopeSender the MAIL FROM address (the Return-Path it gets)
+     * @param recipients     the RCPT TO addresses
+     * @param messageId      its Message-ID header
+     * @param subject        its Subject header
+     * @param at             when its data had arrived
+     */
+    record Arrival(String envelopeSender, List<String> recipients, String messageId, String subject, Instant at) {
+    }
+
+    /**
+     * One refused mail transaction.
+     *
+     * @param envelopeSender the MAIL FROM address refused
+     * @param reply          the reply sent, e.g. {@code 421 4.7.0 slow down}
+     * @param at             when
+     */
+    record Refusal(String envelopeSender, String reply, Instant at) {
+    }
+
+    private final SMTPServer server;
+    private final List<Arrival> arrivals = new CopyOnWriteArrayList<>();
+    private final List<Refusal> refusals = new CopyOnWriteArrayList<>();
+    private int refuseLeft;
+    private int refuseCode;
+    private String refuseText;
+
+    private ScriptedSmtpServer(int port) {
+        server = SMTPServer.port(port).bindAddress(java.net.InetAddress.getLoopbackAddress())
+                .messageHandlerFactory(this::handler).build();
+    }
+
+    /** @return a started server on 127.0.0.1:{@code port} */
+    static ScriptedSmtpServer start(int port) {
+        ScriptedSmtpServer s = new ScriptedSmtpServer(port);
+        s.server.start();
+        return s;
+    }
+
+    /** The next {@code count} mail transactions get {@code code text} in reply to MAIL FROM. */
+    synchronized void refuseNext(int count, int code, String text) {
+        refuseLeft = count;
+        refuseCode = code;
+        refuseText = text;
+    }
+
+    /** @return the messages accepted so far, in order of arrival */
+    List<Arrival> arrivals() {
+        return List.copyOf(arrivals);
+    }
+
+    /** @return the mail transactions refused so far */
+    List<Refusal> refusals() {
+        return List.copyOf(refusals);
+    }
+
+    /** Forgets what arrived and was refused, and any refusals still scripted. */
+    synchronized void reset() {
+        arrivals.clear();
+        refusals.clear();
+        refuseLeft = 0;
+    }
+
+    @Override
+    public void close() {
+        server.stop();
+    }
+
+    private synchronized RejectException refusal(String from) {
+        if (refuseLeft <= 0) {
+            return null;
+        }
+        refuseLeft--;
+        RejectException e = new RejectException(refuseCode, refuseText);
+        refusals.add(new Refusal(from, e.getErrorResponse(), Instant.now()));
+        return e;
+    }
+
+    private MessageHandler handler(MessageContext context) {
+        return new MessageHandler() {
+            private String from;
+            private final List<String> recipients = new ArrayList<>();
+
+            @Override
+            public void from(String address) throws RejectException {
+                RejectException refused = refusal(address);
+                if (refused != null) {
+                    throw refused;
+                }
+                from = address;
+            }
+
+            @Override
+            public void recipient(String address) {
+                recipients.add(address);
+            }
+
+            @Override
+            public String data(InputStream data) throws IOException {
+                try {
+                    MimeMessage message = new MimeMessage(Session.getInstance(new Properties()), data);
+                    arrivals.add(new Arrival(from, List.copyOf(recipients), message.getMessageID(),
+                            message.getSubject(), Instant.now()));
+                } catch (MessagingException e) {
+                    throw new IOException(e);
+                }
+                return null;
+            }
+
+            @Override
+            public void done() {
+            }
+        };
+    }
+}
