@@ -112,12 +112,15 @@ public final class RateRules {
      * @param freeAt per slot, the UTC time from which it is free
      * @param now    UTC now
      * @return when refused mails may expect a slot, earliest first: the busy slots' free times from
-     *         the one whose release brings the busy count below {@code limit}
+     *         the one whose release brings the busy count below {@code limit}; a slot whose send is
+     *         under way is expected to free {@link #WINDOW} after it was taken, not at its in-flight hold
      */
     public static List<LocalDateTime> retryTimes(int limit, List<LocalDateTime> freeAt, LocalDateTime now) {
         List<LocalDateTime> busy = new ArrayList<>();
         for (LocalDateTime t : freeAt) {
-            if (t.isAfter(now)) {
+            if (t.isAfter(now.plus(WINDOW))) {
+                busy.add(t.minus(IN_FLIGHT));
+            } else if (t.isAfter(now)) {
                 busy.add(t);
             }
         }

@@ -48,6 +48,14 @@ class RateRulesTest {
     }
 
     @Test
+    void aSlotWhoseSendIsUnderWayIsExpectedFreeAMinuteAfterItWasTaken() {
+        LocalDateTime takenJustNow = NOW.plus(RateRules.WINDOW).plus(RateRules.IN_FLIGHT);
+
+        assertThat(RateRules.retryTimes(2, List.of(NOW.plusSeconds(30), takenJustNow), NOW))
+                .containsExactly(NOW.plusSeconds(30), NOW.plusSeconds(60));
+    }
+
+    @Test
     void a421HalvesTheLimitOnceForABurstAndItGrowsBackByATenthPerQuietMinute() {
         RateRules.Slowed slowed = RateRules.slowDown(20, null, NOW);
         assertThat(slowed.limit()).isEqualTo(10);
