@@ -55,7 +55,7 @@ public class AccountThrottle {
             LocalDateTime today = RateRules.dayStart(now);
             int dayCount = today.equals(state.dayStart) ? state.dayCount : 0;
             if (account.perDay() > 0 && dayCount >= account.perDay()) {
-                return new SendPermit(account.name(), false, -1, null, List.of(RateRules.nextDay(now)));
+                return new SendPermit(account.name(), false, -1, today, List.of(RateRules.nextDay(now)));
             }
             int slot = -1;
             if (account.perMinute() > 0) {

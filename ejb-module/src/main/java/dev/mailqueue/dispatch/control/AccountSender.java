@@ -52,7 +52,11 @@ final class AccountSender implements AutoCloseable {
     private final AccountThrottle throttle;
     private final Function<Account, SmtpConnection> connect;
     private final Map<String, SmtpConnection> connections = new HashMap<>();
-    /** Per account refused in this chunk: the refusal and how many mails it has deferred so far. */
+    /**
+     * Per account refused lately: the refusal and how many mails it has deferred so far, kept until the
+     * first slot is expected free, so that a backlog is spread over the minutes ahead in turn instead
+     * of all falling due again at the same instant, and the rate state is not asked once per mail.
+     */
     private final Map<String, Refusal> refused = new HashMap<>();
 
     private static final class Refusal {
@@ -72,11 +76,6 @@ final class AccountSender implements AutoCloseable {
         this.accounts = accounts;
         this.throttle = throttle;
         this.connect = connect;
-    }
-
-    /** Forgets this chunk's refusals: the next chunk asks the rate state afresh. */
-    void startChunk() {
-        refused.clear();
     }
 
     /**
@@ -129,12 +128,16 @@ final class AccountSender implements AutoCloseable {
 
     /** @return the permit, or null when the rate state could not be read */
     private SendPermit permit(Account account) {
+        LocalDateTime now = Utc.now();
         Refusal refusal = refused.get(account.name());
         if (refusal != null) {
-            return refusal.permit;
+            if (now.isBefore(refusal.permit.retryTimes().get(0))) {
+                return refusal.permit;
+            }
+            refused.remove(account.name());
         }
         try {
-            return throttle.acquire(account, Utc.now());
+            return throttle.acquire(account, now);
         } catch (RuntimeException e) {
             LOG.log(Level.INFO, "rate state of account " + account.name() + " not available now; deferring", e);
             return null;

@@ -72,7 +72,6 @@ public class MailDispatchWriter extends AbstractItemWriter {
     public void writeItems(List<Object> items) {
         List<DeliveryOutcome> outcomes = new ArrayList<>(items.size());
         Map<Long, LocalDateTime> deferred = new LinkedHashMap<>();
-        sender.startChunk();
         for (Object item : items) {
             OutgoingMail mail = (OutgoingMail) item;
             LocalDateTime started = Utc.now();

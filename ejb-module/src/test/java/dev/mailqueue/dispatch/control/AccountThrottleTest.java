@@ -133,6 +133,7 @@ class AccountThrottleTest {
         SendPermit refused = throttle(t -> t.acquire(account, NOW.plusHours(1)));
         assertThat(refused.granted()).isFalse();
         assertThat(refused.retryAt(0)).isEqualTo(LocalDateTime.of(2030, 5, 7, 0, 0));
+        assertThat(refused.retryAt(500)).as("all at midnight").isEqualTo(LocalDateTime.of(2030, 5, 7, 0, 0));
 
         assertThat(grantedAt(account, LocalDateTime.of(2030, 5, 7, 0, 0), 3)).isEqualTo(2);
     }
