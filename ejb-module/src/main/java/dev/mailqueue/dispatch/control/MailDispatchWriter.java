@@ -73,25 +73,31 @@ public class MailDispatchWriter extends AbstractItemWriter {
         List<DeliveryOutcome> outcomes = new ArrayList<>(items.size());
         Map<Long, LocalDateTime> deferred = new LinkedHashMap<>();
         for (Object item : items) {
-            OutgoingMail mail = (OutgoingMail) item;
-            LocalDateTime started = Utc.now();
-            if (mail.message() == null) {
-                outcomes.add(new DeliveryOutcome(mail.mailId(), mail.attemptsRemaining(), started, Utc.now(), false,
-                        SmtpReply.NONE, mail.composeError(), mail.account()));
-                continue;
-            }
-            AccountSender.Result result = sender.send(mail.account(), mail.message());
-            if (result.deferUntil() != null) {
-                deferred.put(mail.mailId(), result.deferUntil());
-            } else {
-                outcomes.add(new DeliveryOutcome(mail.mailId(), mail.attemptsRemaining(), started, Utc.now(),
-                        result.sent(), result.reply(), result.error(), result.account()));
+            DeliveryOutcome outcome = deliver((OutgoingMail) item, deferred);
+            if (outcome != null) {
+                outcomes.add(outcome);
             }
         }
         if (!outcomes.isEmpty()) {
             recorder.record(outcomes, owner, server.name(), policy);
         }
         deferrals.defer(deferred, owner);
+    }
+
+    /** @return the attempt's outcome, or null when a rate limit deferred the mail (then it is in {@code deferred}) */
+    private DeliveryOutcome deliver(OutgoingMail mail, Map<Long, LocalDateTime> deferred) {
+        LocalDateTime started = Utc.now();
+        if (mail.message() == null) {
+            return new DeliveryOutcome(mail.mailId(), mail.attemptsRemaining(), started, Utc.now(), false,
+                    SmtpReply.NONE, mail.composeError(), mail.account());
+        }
+        AccountSender.Result result = sender.send(mail.account(), mail.message());
+        if (result.deferUntil() != null) {
+            deferred.put(mail.mailId(), result.deferUntil());
+            return null;
+        }
+        return new DeliveryOutcome(mail.mailId(), mail.attemptsRemaining(), started, Utc.now(), result.sent(),
+                result.reply(), result.error(), result.account());
     }
 
     @Override
