@@ -93,6 +93,24 @@ class AccountsIT extends QueueServerIT {
     }
 
     @Test
+    void aRefusalByTheAccountsServerIsAFailedAttemptOfThatAccountAndTheMailIsTriedAgain() {
+        backup.refuseNext(1, ScriptedSmtpServer.Stage.DATA, 451, "4.3.0 Temporary failure, try again");
+        EnqueueReceipt receipt = QueueApi.enqueue(new MailRequest().account("backup").from("news@sender.example")
+                .to("patient@to.example").subject("second time lucky").text("x"));
+
+        MailView mail = QueueApi.awaitStatus(receipt.getId(), MailStatus.SENT, Duration.ofSeconds(60));
+        assertThat(mail.getAttempts()).hasSize(2);
+        assertThat(mail.getAttempts().get(0)).satisfies(attempt -> {
+            assertThat(attempt.getOutcome()).isEqualTo("FAILED");
+            assertThat(attempt.getSmtpReplyCode()).isEqualTo(451);
+            assertThat(attempt.getAccount()).isEqualTo("backup");
+        });
+        assertThat(mail.getAttempts().get(1).getAccount()).isEqualTo("backup");
+        assertThat(backup.refusals()).anySatisfy(r -> assertThat(r.stage()).isEqualTo(ScriptedSmtpServer.Stage.DATA));
+        assertThat(awaitArrival(receipt).recipients()).containsExactly("patient@to.example");
+    }
+
+    @Test
     void anUnknownAccountIsRefusedWith400NamingTheFieldAndNothingIsQueued() {
         long before = QueueApi.storedMails();
 

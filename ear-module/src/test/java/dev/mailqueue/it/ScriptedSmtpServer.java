@@ -19,10 +19,14 @@ import java.util.concurrent.CopyOnWriteArrayList;
 /**
  * A real SMTP server in the test JVM (SubEthaSMTP) that tests can script: it records every message
  * that arrives with its envelope (MAIL FROM, RCPT TO), Message-ID and arrival time, and can be told
- * to refuse the next N mail transactions at MAIL FROM with a given reply (e.g. 421 4.7.0, 450, 550).
- * Arrival time is taken when the message data has been read, before the server's 250 reply.
+ * to refuse the next N mail transactions at MAIL FROM, RCPT TO or the end of DATA with a given reply
+ * (e.g. 421 4.7.0, 450, 550). Arrival time is taken when the message data has been read, before the
+ * server's 250 reply.
  */
 final class ScriptedSmtpServer implements AutoCloseable {
+
+    /** Where a scripted refusal is given: in reply to MAIL FROM, to every RCPT TO, or to the end of DATA. */
+    enum Stage { MAIL_FROM, RCPT_TO, DATA }
 
     /**
      * One accepted message.
@@ -39,17 +43,19 @@ final class ScriptedSmtpServer implements AutoCloseable {
     /**
      * One refused mail transaction.
      *
-     * @param envelopeSender the MAIL FROM address refused
+     * @param envelopeSender the MAIL FROM address of the refused transaction
+     * @param stage          the command refused
      * @param reply          the reply sent, e.g. {@code 421 4.7.0 slow down}
      * @param at             when
      */
-    record Refusal(String envelopeSender, String reply, Instant at) {
+    record Refusal(String envelopeSender, Stage stage, String reply, Instant at) {
     }
 
     private final SMTPServer server;
     private final List<Arrival> arrivals = new CopyOnWriteArrayList<>();
     private final List<Refusal> refusals = new CopyOnWriteArrayList<>();
     private int refuseLeft;
+    private Stage refuseStage = Stage.MAIL_FROM;
     private int refuseCode;
     private String refuseText;
 
@@ -66,8 +72,17 @@ final class ScriptedSmtpServer implements AutoCloseable {
     }
 
     /** The next {@code count} mail transactions get {@code code text} in reply to MAIL FROM. */
-    synchronized void refuseNext(int count, int code, String text) {
+    void refuseNext(int count, int code, String text) {
+        refuseNext(count, Stage.MAIL_FROM, code, text);
+    }
+
+    /**
+     * The next {@code count} mail transactions get {@code code text} at {@code stage} (at RCPT TO:
+     * to each recipient of the transaction; the transaction counts once).
+     */
+    synchronized void refuseNext(int count, Stage stage, int code, String text) {
         refuseLeft = count;
+        refuseStage = stage;
         refuseCode = code;
         refuseText = text;
     }
@@ -94,13 +109,16 @@ final class ScriptedSmtpServer implements AutoCloseable {
         server.stop();
     }
 
-    private synchronized RejectException refusal(String from) {
-        if (refuseLeft <= 0) {
+    /** @return the scripted refusal for this stage of the transaction, or null to go on normally */
+    private synchronized RejectException refusal(String from, Stage stage, boolean record) {
+        if (refuseLeft <= 0 || refuseStage != stage) {
             return null;
         }
         refuseLeft--;
         RejectException e = new RejectException(refuseCode, refuseText);
-        refusals.add(new Refusal(from, e.getErrorResponse(), Instant.now()));
+        if (record) {
+            refusals.add(new Refusal(from, stage, e.getErrorResponse(), Instant.now()));
+        }
         return e;
     }
 
@@ -108,10 +126,11 @@ final class ScriptedSmtpServer implements AutoCloseable {
         return new MessageHandler() {
             private String from;
             private final List<String> recipients = new ArrayList<>();
+            private RejectException refusedAtRcpt; // this transaction's RCPT refusal, repeated for each recipient
 
             @Override
             public void from(String address) throws RejectException {
-                RejectException refused = refusal(address);
+                RejectException refused = refusal(address, Stage.MAIL_FROM, true);
                 if (refused != null) {
                     throw refused;
                 }
@@ -119,14 +138,30 @@ final class ScriptedSmtpServer implements AutoCloseable {
             }
 
             @Override
-            public void recipient(String address) {
+            public void recipient(String address) throws RejectException {
+                if (refusedAtRcpt == null) {
+                    refusedAtRcpt = refusal(from, Stage.RCPT_TO, false);
+                }
+                if (refusedAtRcpt != null) {
+                    refusals.add(new Refusal(from, Stage.RCPT_TO, refusedAtRcpt.getErrorResponse(), Instant.now()));
+                    throw new RejectException(refusedAtRcpt.getCode(), refusedAtRcpt.getMessage());
+                }
                 recipients.add(address);
             }
 
             @Override
-            public String data(InputStream data) throws IOException {
+            public String data(InputStream data) throws IOException, RejectException {
+                MimeMessage message;
                 try {
-                    MimeMessage message = new MimeMessage(Session.getInstance(new Properties()), data);
+                    message = new MimeMessage(Session.getInstance(new Properties()), data);
+                } catch (MessagingException e) {
+                    throw new IOException(e);
+                }
+                RejectException refused = refusal(from, Stage.DATA, true);
+                if (refused != null) {
+                    throw refused;
+                }
+                try {
                     arrivals.add(new Arrival(from, List.copyOf(recipients), message.getMessageID(),
                             message.getSubject(), Instant.now()));
                 } catch (MessagingException e) {

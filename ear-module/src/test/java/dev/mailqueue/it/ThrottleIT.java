@@ -64,6 +64,14 @@ class ThrottleIT extends QueueServerIT {
                 receipts.add(QueueApi.receipts("[" + response.body() + "]").get(0));
             }
 
+            // While the rest wait for their minute, none of them sits leased (SENDING) for it.
+            await().atMost(Duration.ofSeconds(30)).until(() -> throttled.arrivals().size() >= PER_MINUTE);
+            long first = firstId(receipts);
+            long last = lastId(receipts);
+            await().atMost(Duration.ofSeconds(10)).until(() -> "0".equals(QueueApi.get(
+                    "/probe/db?op=sending&from=" + first + "&to=" + last).body().strip()));
+            assertThat(throttled.arrivals()).as("the others wait").hasSize(PER_MINUTE);
+
             await().atMost(Duration.ofSeconds(150)).pollInterval(Duration.ofMillis(500))
                     .until(() -> throttled.arrivals().size() >= mails);
             List<Instant> times = throttled.arrivals().stream().map(ScriptedSmtpServer.Arrival::at).sorted().toList();
