@@ -5,6 +5,7 @@ import dev.mailqueue.api.MailRequest;
 import dev.mailqueue.api.MailStatus;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.net.http.HttpResponse;
@@ -43,6 +44,15 @@ class ThrottleIT extends QueueServerIT {
         slow = ScriptedSmtpServer.start(SLOW_PORT);
     }
 
+    /** The Derby database outlives a run: start each test from an account that has sent nothing. */
+    @BeforeEach
+    void forgetRateState() {
+        for (String account : new String[]{"throttled", "slow"}) {
+            HttpResponse<String> reset = QueueApi.postForm("/probe/db?op=reset-rate&account=" + account);
+            assertThat(reset.statusCode()).as(reset.body()).isEqualTo(200);
+        }
+    }
+
     @AfterAll
     static void stopServers() {
         throttled.close();
@@ -64,18 +74,20 @@ class ThrottleIT extends QueueServerIT {
                 receipts.add(QueueApi.receipts("[" + response.body() + "]").get(0));
             }
 
+            Set<String> ours = new HashSet<>();
+            receipts.forEach(r -> ours.add(r.getMessageId()));
             // While the rest wait for their minute, none of them sits leased (SENDING) for it.
-            await().atMost(Duration.ofSeconds(30)).until(() -> throttled.arrivals().size() >= PER_MINUTE);
+            await().atMost(Duration.ofSeconds(30)).until(() -> arrived(ours) >= PER_MINUTE);
             long first = firstId(receipts);
             long last = lastId(receipts);
             await().atMost(Duration.ofSeconds(10)).until(() -> "0".equals(QueueApi.get(
                     "/probe/db?op=sending&from=" + first + "&to=" + last).body().strip()));
-            assertThat(throttled.arrivals()).as("the others wait").hasSize(PER_MINUTE);
+            assertThat(arrived(ours)).as("the others wait").isEqualTo(PER_MINUTE);
 
             await().atMost(Duration.ofSeconds(150)).pollInterval(Duration.ofMillis(500))
-                    .until(() -> throttled.arrivals().size() >= mails);
+                    .until(() -> arrived(ours) >= mails);
+            // Every arrival at this account's server counts, ours or not.
             List<Instant> times = throttled.arrivals().stream().map(ScriptedSmtpServer.Arrival::at).sorted().toList();
-            assertThat(times).hasSize(mails);
             for (int i = 0; i + PER_MINUTE < times.size(); i++) {
                 assertThat(Duration.between(times.get(i), times.get(i + PER_MINUTE)))
                         .as("arrivals %d and %d: %s", i, i + PER_MINUTE, times)
@@ -83,9 +95,8 @@ class ThrottleIT extends QueueServerIT {
             }
             assertThat(Duration.between(times.get(0), times.get(PER_MINUTE - 1)))
                     .as("the first %d go at once, not spread out", PER_MINUTE).isLessThan(Duration.ofSeconds(15));
-            Set<String> messageIds = new HashSet<>();
-            throttled.arrivals().forEach(a -> messageIds.add(a.messageId()));
-            assertThat(messageIds).as("each once").hasSize(mails);
+            assertThat(throttled.arrivals().stream().filter(a -> ours.contains(a.messageId())).count())
+                    .as("each once").isEqualTo(mails);
             for (EnqueueReceipt receipt : receipts) {
                 assertThat(QueueApi.awaitStatus(receipt.getId(), MailStatus.SENT, Duration.ofSeconds(20))
                         .getAttempts()).as("held back mail costs no attempt").hasSize(1);
@@ -93,6 +104,10 @@ class ThrottleIT extends QueueServerIT {
             System.out.printf("rate-limited account, %d per minute, %d mails, %s: arrivals %s%n", PER_MINUTE, mails,
                     twoServers ? "two servers" : "one server", times);
         }
+    }
+
+    private static long arrived(Set<String> messageIds) {
+        return throttled.arrivals().stream().filter(a -> messageIds.contains(a.messageId())).count();
     }
 
     @Test

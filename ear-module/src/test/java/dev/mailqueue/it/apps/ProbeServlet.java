@@ -26,6 +26,7 @@ import java.time.ZoneOffset;
  *   <li>{@code GET ?op=attempts&from=&to=}: one line per attempt: mailId,leaseOwner,startedMs,finishedMs</li>
  *   <li>{@code GET ?op=rate&account=}: the account's shared rate state: slowedLimit,dayCount (empty
  *       slowedLimit: at its configured limit; empty answer: no state yet)</li>
+ *   <li>{@code POST ?op=reset-rate&account=}: deletes the account's shared rate state; answers the rows deleted</li>
  *   <li>{@code POST ?op=lease&id=&owner=&expiresInMs=}: a QUEUED row becomes SENDING, leased to owner,
  *       due now; answers the rows changed</li>
  * </ul>
@@ -58,6 +59,10 @@ public class ProbeServlet extends HttpServlet {
     @Override
     protected void doPost(HttpServletRequest request, HttpServletResponse response) throws IOException {
         response.setContentType("text/plain");
+        if ("reset-rate".equals(request.getParameter("op"))) {
+            resetRate(request.getParameter("account"), response);
+            return;
+        }
         LocalDateTime now = LocalDateTime.now(ZoneOffset.UTC);
         try (Connection c = dataSource.getConnection();
              PreparedStatement s = c.prepareStatement("UPDATE MAIL_MESSAGE SET STATUS = 'SENDING', LEASE_OWNER = ?,"
@@ -67,6 +72,23 @@ public class ProbeServlet extends HttpServlet {
             s.setTimestamp(3, Timestamp.valueOf(now));
             s.setLong(4, id(request, "id"));
             response.getWriter().print(s.executeUpdate());
+        } catch (SQLException e) {
+            response.setStatus(500);
+            e.printStackTrace(response.getWriter());
+        }
+    }
+
+    /** Forgets an account's shared rate state (a Derby database outlives the test run). */
+    private void resetRate(String account, HttpServletResponse response) throws IOException {
+        try (Connection c = dataSource.getConnection()) {
+            int deleted = 0;
+            for (String table : new String[]{"SMTP_ACCOUNT_SLOT", "SMTP_ACCOUNT_RATE"}) {
+                try (PreparedStatement s = c.prepareStatement("DELETE FROM " + table + " WHERE SMTP_ACCOUNT = ?")) {
+                    s.setString(1, account);
+                    deleted += s.executeUpdate();
+                }
+            }
+            response.getWriter().print(deleted);
         } catch (SQLException e) {
             response.setStatus(500);
             e.printStackTrace(response.getWriter());
