@@ -26,22 +26,22 @@ import static org.awaitility.Awaitility.await;
  */
 class DeliveryPolicyIT extends QueueServerIT {
 
-    static final ScriptedSmtpServer SCRIPTED = new ScriptedSmtpServer(SmtpCatcher.PORT);
+    static ScriptedSmtpServer scripted;
 
     @BeforeAll
     static void useTheScriptedServer() {
         SMTP.stop(); // the scripted server takes GreenMail's port for this class
-        SCRIPTED.start();
+        scripted = ScriptedSmtpServer.start(SmtpCatcher.PORT);
     }
 
     @AfterAll
     static void stopTheScriptedServer() {
-        SCRIPTED.stop();
+        scripted.close();
     }
 
     @Test
     void aPermanentRefusalFailsTheMailAtOnceWithoutRetry() {
-        SCRIPTED.refuseRecipient("gone@to.example", 550, "5.1.1 <gone@to.example>: mailbox unavailable", -1);
+        scripted.refuseRecipient("gone@to.example", 550, "5.1.1 <gone@to.example>: mailbox unavailable", -1);
 
         EnqueueReceipt receipt = QueueApi.enqueue(mail("gone@to.example", "permanent"));
 
@@ -53,12 +53,12 @@ class DeliveryPolicyIT extends QueueServerIT {
         });
         assertThat(failed.getAttemptsRemaining()).as("2 of 3 attempts unused").isEqualTo(2);
         await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3))
-                .until(() -> SCRIPTED.rcptCount("gone@to.example") == 1);
+                .until(() -> scripted.rcptCount("gone@to.example") == 1);
     }
 
     @Test
     void aTransientRefusalIsRetriedAfterAGrowingBackoffUntilAccepted() {
-        SCRIPTED.refuseRecipient("busy@to.example", 450, "4.2.1 <busy@to.example>: try again later", 2);
+        scripted.refuseRecipient("busy@to.example", 450, "4.2.1 <busy@to.example>: try again later", 2);
 
         EnqueueReceipt receipt = QueueApi.enqueue(mail("busy@to.example", "transient"));
 
@@ -70,15 +70,15 @@ class DeliveryPolicyIT extends QueueServerIT {
         Duration second = Duration.between(attempts.get(1).getFinishedAt(), attempts.get(2).getStartedAt());
         assertThat(first).as("backoff after the 1st failure: 300 ms +25%").isGreaterThanOrEqualTo(Duration.ofMillis(300));
         assertThat(second).as("after the 2nd: 600 ms -25% at least").isGreaterThanOrEqualTo(Duration.ofMillis(450));
-        assertThat(SCRIPTED.deliveriesTo("busy@to.example")).singleElement()
+        assertThat(scripted.arrivalsFor("busy@to.example")).singleElement()
                 .satisfies(d -> assertThat(d.messageId()).isEqualTo(receipt.getMessageId()));
     }
 
     @Test
     void anEnhancedStatusOfClassFourMakesA5xxReplyTransient() {
         // RFC 3463 3.3: a full mailbox is a persistent transient failure, whatever the 552 says.
-        SCRIPTED.refuseData("full@to.example", 552, "4.2.2 mailbox full", 1);
-        SCRIPTED.refuseData("toobig@to.example", 552, "message exceeds fixed maximum message size", 1);
+        scripted.refuseData("full@to.example", 552, "4.2.2 mailbox full", 1);
+        scripted.refuseData("toobig@to.example", 552, "message exceeds fixed maximum message size", 1);
 
         EnqueueReceipt full = QueueApi.enqueue(mail("full@to.example", "mailbox full"));
         EnqueueReceipt tooBig = QueueApi.enqueue(mail("toobig@to.example", "too big"));
@@ -93,8 +93,8 @@ class DeliveryPolicyIT extends QueueServerIT {
 
     @Test
     void recipientsAreSettledOneByOneAndAcceptedOnesAreNeverSentAgain() {
-        SCRIPTED.refuseRecipient("nobody@to.example", 550, "5.1.1 <nobody@to.example>: no such user", -1);
-        SCRIPTED.refuseRecipient("later@to.example", 451, "4.3.0 <later@to.example>: temporary lookup failure", 1);
+        scripted.refuseRecipient("nobody@to.example", 550, "5.1.1 <nobody@to.example>: no such user", -1);
+        scripted.refuseRecipient("later@to.example", 451, "4.3.0 <later@to.example>: temporary lookup failure", 1);
 
         EnqueueReceipt receipt = QueueApi.enqueue(new MailRequest().from("ops@sender.example")
                 .to("first@to.example", "nobody@to.example").cc("later@to.example")
@@ -114,12 +114,12 @@ class DeliveryPolicyIT extends QueueServerIT {
                 });
         assertThat(sent.getLastError()).contains("refused for good").contains("nobody@to.example");
         await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3)).until(() ->
-                SCRIPTED.deliveriesTo("first@to.example").size() == 1
-                        && SCRIPTED.deliveriesTo("later@to.example").size() == 1);
-        assertThat(SCRIPTED.deliveriesTo("nobody@to.example")).isEmpty();
-        assertThat(SCRIPTED.rcptCount("nobody@to.example")).as("refused for good: asked once").isEqualTo(1);
-        assertThat(SCRIPTED.rcptCount("first@to.example")).as("accepted: never sent again").isEqualTo(1);
-        assertThat(SCRIPTED.deliveriesTo("later@to.example").get(0).messageId()).isEqualTo(receipt.getMessageId());
+                scripted.arrivalsFor("first@to.example").size() == 1
+                        && scripted.arrivalsFor("later@to.example").size() == 1);
+        assertThat(scripted.arrivalsFor("nobody@to.example")).isEmpty();
+        assertThat(scripted.rcptCount("nobody@to.example")).as("refused for good: asked once").isEqualTo(1);
+        assertThat(scripted.rcptCount("first@to.example")).as("accepted: never sent again").isEqualTo(1);
+        assertThat(scripted.arrivalsFor("later@to.example").get(0).messageId()).isEqualTo(receipt.getMessageId());
     }
 
     @Test
@@ -133,7 +133,7 @@ class DeliveryPolicyIT extends QueueServerIT {
         MailView expired = QueueApi.awaitStatus(receipt.getId(), MailStatus.EXPIRED, Duration.ofSeconds(30));
         assertThat(expired.getAttempts()).as("not an attempt").isEmpty();
         assertThat(expired.getLastError()).contains("expired");
-        assertThat(SCRIPTED.rcptCount("late@to.example")).isZero();
+        assertThat(scripted.rcptCount("late@to.example")).isZero();
     }
 
     @Test
@@ -163,7 +163,7 @@ class DeliveryPolicyIT extends QueueServerIT {
         assertThat(sent.getAttempts()).extracting(AttemptView::getOutcome).containsExactly("IN_DOUBT", "SENT");
         assertThat(sent.getAttempts().get(0).getServerInstance()).isEqualTo("dead-host/dead-server");
         assertThat(sent.getAttempts().get(0).getError()).contains("in doubt").contains("same Message-ID");
-        assertThat(SCRIPTED.deliveriesTo("doubt@to.example")).singleElement()
+        assertThat(scripted.arrivalsFor("doubt@to.example")).singleElement()
                 .satisfies(d -> assertThat(d.messageId()).isEqualTo(receipt.getMessageId()));
     }
 

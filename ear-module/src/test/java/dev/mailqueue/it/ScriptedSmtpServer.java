@@ -1,47 +1,63 @@
 package dev.mailqueue.it;
 
+import jakarta.mail.MessagingException;
+import jakarta.mail.Session;
+import jakarta.mail.internet.MimeMessage;
 import org.subethamail.smtp.MessageContext;
 import org.subethamail.smtp.MessageHandler;
 import org.subethamail.smtp.RejectException;
 import org.subethamail.smtp.server.SMTPServer;
 
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.Properties;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * An SMTP server (SubEthaSMTP) in this JVM that a test scripts to answer the way its case needs: refuse
- * a recipient's RCPT TO, or the DATA of a transaction that includes a recipient, with a given reply, a
- * given number of times or for ever. Records what it accepted (envelope sender, recipients, Message-ID,
- * arrival time) and every RCPT TO it was sent.
+ * A real SMTP server in the test JVM (SubEthaSMTP) that tests can script: it records every message
+ * that arrives with its envelope (MAIL FROM, RCPT TO), Message-ID and arrival time, and can be told
+ * to refuse the next N mail transactions at MAIL FROM, RCPT TO or the end of DATA with a given reply
+ * (e.g. 421 4.7.0, 450, 550), or to refuse one recipient's RCPT TO, or the DATA of transactions that
+ * include a recipient, a given number of times. Arrival time is taken when the message data has been
+ * read, before the server's 250 reply.
  */
-final class ScriptedSmtpServer {
+final class ScriptedSmtpServer implements AutoCloseable {
 
-    /** One accepted transaction. */
-    record Delivery(String envelopeSender, List<String> recipients, String messageId, String headers, Instant at) {
+    /** Where a scripted refusal is given: in reply to MAIL FROM, to every RCPT TO, or to the end of DATA. */
+    enum Stage { MAIL_FROM, RCPT_TO, DATA }
+
+    /**
+     * One accepted message.
+     *
+     * @param envelopeSender the MAIL FROM address (the Return-Path it gets)
+     * @param recipients     the RCPT TO addresses
+     * @param messageId      its Message-ID header
+     * @param subject        its Subject header
+     * @param at             when its data had arrived
+     */
+    record Arrival(String envelopeSender, List<String> recipients, String messageId, String subject, Instant at) {
     }
 
-    /** A scripted refusal: reply {@code code text}, {@code times} more times (negative: always). */
-    private static final class Refusal {
-        final int code;
-        final String text;
-        final AtomicInteger times;
+    /**
+     * One refused mail transaction.
+     *
+     * @param envelopeSender the MAIL FROM address of the refused transaction
+     * @param stage          the command refused
+     * @param reply          the reply sent, e.g. {@code 421 4.7.0 slow down}
+     * @param at             when
+     */
+    record Refusal(String envelopeSender, Stage stage, String reply, Instant at) {
+    }
 
-        Refusal(int code, String text, int times) {
-            this.code = code;
-            this.text = text;
-            this.times = new AtomicInteger(times);
-        }
+    /** A per-recipient refusal: reply {@code code text}, {@code times} more times (negative: always). */
+    private record AddressRefusal(int code, String text, AtomicInteger times) {
 
         /** @return true (and counts it) when this refusal still applies */
         boolean take() {
@@ -49,121 +65,167 @@ final class ScriptedSmtpServer {
         }
     }
 
-    private final int port;
-    private final Map<String, Refusal> rcptRefusals = new ConcurrentHashMap<>();
-    private final Map<String, Refusal> dataRefusals = new ConcurrentHashMap<>();
-    private final List<Delivery> deliveries = new CopyOnWriteArrayList<>();
+    private final Map<String, AddressRefusal> rcptRefusals = new ConcurrentHashMap<>();
+    private final Map<String, AddressRefusal> dataRefusals = new ConcurrentHashMap<>();
     private final List<String> rcpts = new CopyOnWriteArrayList<>();
-    private SMTPServer server;
+    private final SMTPServer server;
+    private final List<Arrival> arrivals = new CopyOnWriteArrayList<>();
+    private final List<Refusal> refusals = new CopyOnWriteArrayList<>();
+    private int refuseLeft;
+    private Stage refuseStage = Stage.MAIL_FROM;
+    private int refuseCode;
+    private String refuseText;
 
-    ScriptedSmtpServer(int port) {
-        this.port = port;
+    private ScriptedSmtpServer(int port) {
+        server = SMTPServer.port(port).bindAddress(java.net.InetAddress.getLoopbackAddress())
+                .messageHandlerFactory(this::handler).build();
     }
 
-    void start() {
-        server = SMTPServer.port(port).hostName("scripted.test").messageHandlerFactory(Transaction::new).build();
-        server.start();
+    /** @return a started server on 127.0.0.1:{@code port} */
+    static ScriptedSmtpServer start(int port) {
+        ScriptedSmtpServer s = new ScriptedSmtpServer(port);
+        s.server.start();
+        return s;
     }
 
-    void stop() {
-        if (server != null) {
-            server.stop();
-            server = null;
-        }
+    /** The next {@code count} mail transactions get {@code code text} in reply to MAIL FROM. */
+    void refuseNext(int count, int code, String text) {
+        refuseNext(count, Stage.MAIL_FROM, code, text);
+    }
+
+    /**
+     * The next {@code count} mail transactions get {@code code text} at {@code stage} (at RCPT TO:
+     * to each recipient of the transaction; the transaction counts once).
+     */
+    synchronized void refuseNext(int count, Stage stage, int code, String text) {
+        refuseLeft = count;
+        refuseStage = stage;
+        refuseCode = code;
+        refuseText = text;
     }
 
     /** RCPT TO {@code address} is answered {@code code text}, {@code times} times (negative: always). */
     void refuseRecipient(String address, int code, String text, int times) {
-        rcptRefusals.put(address.toLowerCase(Locale.ROOT), new Refusal(code, text, times));
+        rcptRefusals.put(address.toLowerCase(Locale.ROOT), new AddressRefusal(code, text, new AtomicInteger(times)));
     }
 
     /** The DATA of a transaction including {@code address} is answered {@code code text}, {@code times} times. */
     void refuseData(String address, int code, String text, int times) {
-        dataRefusals.put(address.toLowerCase(Locale.ROOT), new Refusal(code, text, times));
+        dataRefusals.put(address.toLowerCase(Locale.ROOT), new AddressRefusal(code, text, new AtomicInteger(times)));
     }
 
-    /** @return every accepted transaction so far */
-    List<Delivery> deliveries() {
-        return List.copyOf(deliveries);
-    }
-
-    /** @return the accepted transactions that delivered to {@code address} */
-    List<Delivery> deliveriesTo(String address) {
-        return deliveries.stream().filter(d -> d.recipients().contains(address.toLowerCase(Locale.ROOT))).toList();
+    /** @return the accepted messages that were delivered to {@code address} */
+    List<Arrival> arrivalsFor(String address) {
+        return arrivals.stream()
+                .filter(a -> a.recipients().stream().anyMatch(r -> r.equalsIgnoreCase(address)))
+                .toList();
     }
 
     /** @return how many RCPT TO commands named {@code address}, accepted or not */
     long rcptCount(String address) {
-        return rcpts.stream().filter(address.toLowerCase(Locale.ROOT)::equals).count();
+        return rcpts.stream().filter(address::equalsIgnoreCase).count();
     }
 
-    /** One SMTP transaction: MAIL FROM, RCPT TOs, DATA. */
-    private final class Transaction implements MessageHandler {
-        private String sender;
-        private final List<String> recipients = new ArrayList<>();
+    /** @return the messages accepted so far, in order of arrival */
+    List<Arrival> arrivals() {
+        return List.copyOf(arrivals);
+    }
 
-        Transaction(MessageContext context) {
-        }
+    /** @return the mail transactions refused so far */
+    List<Refusal> refusals() {
+        return List.copyOf(refusals);
+    }
 
-        @Override
-        public void from(String from) {
-            sender = from;
-        }
+    /** Forgets what arrived and was refused, and any refusals still scripted. */
+    synchronized void reset() {
+        arrivals.clear();
+        refusals.clear();
+        rcpts.clear();
+        rcptRefusals.clear();
+        dataRefusals.clear();
+        refuseLeft = 0;
+    }
 
-        @Override
-        public void recipient(String recipient) throws RejectException {
-            String address = recipient.toLowerCase(Locale.ROOT);
-            rcpts.add(address);
-            Refusal refusal = rcptRefusals.get(address);
-            if (refusal != null && refusal.take()) {
-                throw new RejectException(refusal.code, refusal.text);
-            }
-            recipients.add(address);
-        }
+    @Override
+    public void close() {
+        server.stop();
+    }
 
-        @Override
-        public String data(InputStream data) throws RejectException, IOException {
-            String headers = readHeaders(data);
-            for (String address : recipients) {
-                Refusal refusal = dataRefusals.get(address);
-                if (refusal != null && refusal.take()) {
-                    throw new RejectException(refusal.code, refusal.text);
-                }
-            }
-            deliveries.add(new Delivery(sender, List.copyOf(recipients), header(headers, "Message-ID"), headers,
-                    Instant.now()));
+    /** @return the scripted refusal for this stage of the transaction, or null to go on normally */
+    private synchronized RejectException refusal(String from, Stage stage, boolean record) {
+        if (refuseLeft <= 0 || refuseStage != stage) {
             return null;
         }
-
-        @Override
-        public void done() {
+        refuseLeft--;
+        RejectException e = new RejectException(refuseCode, refuseText);
+        if (record) {
+            refusals.add(new Refusal(from, stage, e.getErrorResponse(), Instant.now()));
         }
+        return e;
     }
 
-    private static String readHeaders(InputStream data) throws IOException {
-        StringBuilder headers = new StringBuilder();
-        BufferedReader reader = new BufferedReader(new InputStreamReader(data, StandardCharsets.UTF_8));
-        boolean inHeaders = true;
-        for (String line = reader.readLine(); line != null; line = reader.readLine()) {
-            if (line.isEmpty()) {
-                inHeaders = false;
-            }
-            if (inHeaders) {
-                headers.append(line).append('\n');
-            }
-        }
-        return headers.toString();
-    }
+    private MessageHandler handler(MessageContext context) {
+        return new MessageHandler() {
+            private String from;
+            private final List<String> recipients = new ArrayList<>();
+            private RejectException refusedAtRcpt; // this transaction's RCPT refusal, repeated for each recipient
 
-    /** @return the first value of header {@code name} (unfolded), or null */
-    static String header(String headers, String name) {
-        String unfolded = headers.replace("\n ", " ").replace("\n\t", " ");
-        for (String line : unfolded.split("\n")) {
-            int colon = line.indexOf(':');
-            if (colon > 0 && line.substring(0, colon).equalsIgnoreCase(name)) {
-                return line.substring(colon + 1).strip();
+            @Override
+            public void from(String address) throws RejectException {
+                RejectException refused = refusal(address, Stage.MAIL_FROM, true);
+                if (refused != null) {
+                    throw refused;
+                }
+                from = address;
             }
-        }
-        return null;
+
+            @Override
+            public void recipient(String address) throws RejectException {
+                rcpts.add(address);
+                AddressRefusal scripted = rcptRefusals.get(address.toLowerCase(Locale.ROOT));
+                if (scripted != null && scripted.take()) {
+                    throw new RejectException(scripted.code(), scripted.text());
+                }
+                if (refusedAtRcpt == null) {
+                    refusedAtRcpt = refusal(from, Stage.RCPT_TO, false);
+                }
+                if (refusedAtRcpt != null) {
+                    refusals.add(new Refusal(from, Stage.RCPT_TO, refusedAtRcpt.getErrorResponse(), Instant.now()));
+                    throw new RejectException(refusedAtRcpt.getCode(), refusedAtRcpt.getMessage());
+                }
+                recipients.add(address);
+            }
+
+            @Override
+            public String data(InputStream data) throws IOException, RejectException {
+                MimeMessage message;
+                try {
+                    message = new MimeMessage(Session.getInstance(new Properties()), data);
+                } catch (MessagingException e) {
+                    throw new IOException(e);
+                }
+                RejectException refused = refusal(from, Stage.DATA, true);
+                if (refused != null) {
+                    throw refused;
+                }
+                for (String recipient : recipients) {
+                    AddressRefusal scripted = dataRefusals.get(recipient.toLowerCase(Locale.ROOT));
+                    if (scripted != null && scripted.take()) {
+                        throw new RejectException(scripted.code(), scripted.text());
+                    }
+                }
+                try {
+                    arrivals.add(new Arrival(from, List.copyOf(recipients), message.getMessageID(),
+                            message.getSubject(), Instant.now()));
+                } catch (MessagingException e) {
+                    throw new IOException(e);
+                }
+                return null;
+            }
+
+            @Override
+            public void done() {
+            }
+        };
     }
 }

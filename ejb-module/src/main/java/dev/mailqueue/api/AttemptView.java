@@ -21,6 +21,7 @@ public class AttemptView implements Serializable {
     private String smtpReplyText;
     private String error;
     private String enhancedStatus;
+    private String account;
 
     /** For JSON-B. */
     public AttemptView() {
@@ -111,5 +112,14 @@ public class AttemptView implements Serializable {
 
     public void setEnhancedStatus(String enhancedStatus) {
         this.enhancedStatus = enhancedStatus;
+    }
+
+    /** @return the SMTP account that sent the mail or made the last try (after failing over), or null */
+    public String getAccount() {
+        return account;
+    }
+
+    public void setAccount(String account) {
+        this.account = account;
     }
 }

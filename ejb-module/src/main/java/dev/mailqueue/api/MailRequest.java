@@ -71,6 +71,10 @@ public class MailRequest implements Serializable {
 
     private boolean perRecipient;
 
+    // A String (not an enum): accounts are server configuration, and the value travels over IIOP.
+    @Size(max = 64, message = "must be at most {max} characters")
+    private String account;
+
     /** An empty request; JSON-B and Java callers fill it through the setters or the fluent methods. */
     public MailRequest() {
     }
@@ -228,6 +232,25 @@ public class MailRequest implements Serializable {
 
     public void setHeaders(Map<String, String> headers) {
         this.headers = headers == null ? null : new LinkedHashMap<>(headers);
+    }
+
+    /**
+     * @return the SMTP account (a {@code <mailSession>} of the server, by its account name) to send
+     *         through, optional; one the server does not have is refused. Without it the server's
+     *         routing rules choose: the account serving the sender's domain, else the default account.
+     */
+    public String getAccount() {
+        return account;
+    }
+
+    public void setAccount(String account) {
+        this.account = account;
+    }
+
+    /** Fluent form of {@link #setAccount(String)}. @return this request */
+    public MailRequest account(String account) {
+        this.account = account;
+        return this;
     }
 
     /** Fluent form of {@link #setFrom(String)}. @return this request */

@@ -32,6 +32,7 @@ public class MailView implements Serializable {
     private String lastAttemptAt;
     private String sentAt;
     private String lastError;
+    private String account;
     private List<AttemptView> attempts = new ArrayList<>();
     private String expiresAt;
     private Long copyOf;
@@ -165,6 +166,15 @@ public class MailView implements Serializable {
 
     public void setLastError(String lastError) {
         this.lastError = lastError;
+    }
+
+    /** @return the SMTP account the mail was routed to on enqueue (sending may fail over to another) */
+    public String getAccount() {
+        return account;
+    }
+
+    public void setAccount(String account) {
+        this.account = account;
     }
 
     /** @return the attempt log, oldest first */

@@ -37,6 +37,9 @@ import java.util.Set;
  *       dispatcher leaves both alone</li>
  *   <li>{@code GET ?op=sending&from=&to=}: rows in SENDING with ids in [from, to]</li>
  *   <li>{@code GET ?op=attempts&from=&to=}: one line per attempt: mailId,leaseOwner,startedMs,finishedMs</li>
+ *   <li>{@code GET ?op=rate&account=}: the account's shared rate state: slowedLimit,dayCount (empty
+ *       slowedLimit: at its configured limit; empty answer: no state yet)</li>
+ *   <li>{@code POST ?op=reset-rate&account=}: deletes the account's shared rate state; answers the rows deleted</li>
  *   <li>{@code POST ?op=lease&id=&owner=&expiresInMs=}: a QUEUED row becomes SENDING, leased to owner,
  *       due now; with {@code sendStarted=true} as if its claimer had begun the SMTP transaction;
  *       answers the rows changed</li>
@@ -59,6 +62,7 @@ public class ProbeServlet extends HttpServlet {
                 case "sending" -> out.print(single(c, "SELECT COUNT(*) FROM MAIL_MESSAGE WHERE STATUS = 'SENDING'"
                         + " AND ID BETWEEN " + id(request, "from") + " AND " + id(request, "to")));
                 case "attempts" -> attempts(c, id(request, "from"), id(request, "to"), out);
+                case "rate" -> rate(c, request.getParameter("account"), out);
                 default -> response.setStatus(400);
             }
         } catch (SQLException e) {
@@ -77,6 +81,10 @@ public class ProbeServlet extends HttpServlet {
                 response.setStatus(500);
                 e.printStackTrace(response.getWriter());
             }
+            return;
+        }
+        if ("reset-rate".equals(request.getParameter("op"))) {
+            resetRate(request.getParameter("account"), response);
             return;
         }
         LocalDateTime now = LocalDateTime.now(ZoneOffset.UTC);
@@ -156,6 +164,23 @@ public class ProbeServlet extends HttpServlet {
         return changed;
     }
 
+    /** Forgets an account's shared rate state (a Derby database outlives the test run). */
+    private void resetRate(String account, HttpServletResponse response) throws IOException {
+        try (Connection c = dataSource.getConnection()) {
+            int deleted = 0;
+            for (String table : new String[]{"SMTP_ACCOUNT_SLOT", "SMTP_ACCOUNT_RATE"}) {
+                try (PreparedStatement s = c.prepareStatement("DELETE FROM " + table + " WHERE SMTP_ACCOUNT = ?")) {
+                    s.setString(1, account);
+                    deleted += s.executeUpdate();
+                }
+            }
+            response.getWriter().print(deleted);
+        } catch (SQLException e) {
+            response.setStatus(500);
+            e.printStackTrace(response.getWriter());
+        }
+    }
+
     private static long id(HttpServletRequest request, String name) {
         return Long.parseLong(request.getParameter(name));
     }
@@ -176,6 +201,19 @@ public class ProbeServlet extends HttpServlet {
                 while (r.next()) {
                     out.println(r.getLong(1) + "," + r.getString(2) + "," + millis(r.getTimestamp(3))
                             + "," + millis(r.getTimestamp(4)));
+                }
+            }
+        }
+    }
+
+    private static void rate(Connection c, String account, PrintWriter out) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement(
+                "SELECT SLOWED_LIMIT, DAY_COUNT FROM SMTP_ACCOUNT_RATE WHERE SMTP_ACCOUNT = ?")) {
+            s.setString(1, account);
+            try (ResultSet r = s.executeQuery()) {
+                if (r.next()) {
+                    int slowed = r.getInt(1);
+                    out.print((r.wasNull() ? "" : Integer.toString(slowed)) + "," + r.getInt(2));
                 }
             }
         }

@@ -16,10 +16,11 @@ import java.util.List;
  * @param error             why it failed, or null when sent
  * @param recipients        per-recipient outcomes when the server treated recipients differently or the
  *                          mail already had some settled; empty otherwise
+ * @param account           the SMTP account that sent it or made the last try, or null when none was tried
  */
 public record DeliveryOutcome(long mailId, int attemptsRemaining, LocalDateTime expiresAt, LocalDateTime startedAt,
                               LocalDateTime finishedAt, Verdict verdict, SmtpReply reply, String error,
-                              List<RecipientOutcome> recipients) {
+                              List<RecipientOutcome> recipients, String account) {
 
     /** How an attempt ended, and so what becomes of the mail. */
     public enum Verdict {
@@ -38,10 +39,10 @@ public record DeliveryOutcome(long mailId, int attemptsRemaining, LocalDateTime 
      * reply ({@link FailureClass}).
      */
     public DeliveryOutcome(long mailId, int attemptsRemaining, LocalDateTime startedAt, LocalDateTime finishedAt,
-                           boolean sent, SmtpReply reply, String error) {
+                           boolean sent, SmtpReply reply, String error, String account) {
         this(mailId, attemptsRemaining, null, startedAt, finishedAt,
                 sent ? Verdict.SENT : FailureClass.of(reply) == FailureClass.PERMANENT ? Verdict.PERMANENT : Verdict.TRANSIENT,
-                reply, error, List.of());
+                reply, error, List.of(), account);
     }
 
     /** @return true when the server accepted the mail for every recipient still open */

@@ -83,7 +83,7 @@ public class DeliveryRecorder {
             }
             em.persist(new MailAttempt(outcome.mailId(), outcome.startedAt(), outcome.finishedAt(), serverInstance,
                     leaseOwner, outcome.sent() ? AttemptOutcome.SENT : AttemptOutcome.FAILED,
-                    outcome.reply().code(), outcome.reply().text(), error)
+                    outcome.reply().code(), outcome.reply().text(), error, outcome.account())
                     .withEnhancedStatus(outcome.reply().enhancedStatus())); // inserted as one batch at commit
         }
         return applied;

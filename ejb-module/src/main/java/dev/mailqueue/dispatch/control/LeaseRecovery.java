@@ -77,7 +77,7 @@ final class LeaseRecovery {
                 MailStatus next = next(lease, policy);
                 LOG.warning(() -> "Mail " + lease.mailId() + ": " + inDoubtNote(lease, next));
                 em.persist(new MailAttempt(lease.mailId(), lease.sendStartedAt(), now, serverOf(lease.owner()),
-                        lease.owner(), AttemptOutcome.IN_DOUBT, null, null, inDoubtNote(lease, next)));
+                        lease.owner(), AttemptOutcome.IN_DOUBT, null, null, inDoubtNote(lease, next), null));
             }
         }
         return taken;

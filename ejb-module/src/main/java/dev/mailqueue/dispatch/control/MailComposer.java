@@ -42,10 +42,11 @@ public class MailComposer implements ItemProcessor {
                     .filter(a -> !settled.containsKey(key(a)))
                     .toArray(Address[]::new);
             return new OutgoingMail(mail.getId(), mail.getAttemptsRemaining(), mail.getExpiresAt(), message, open,
-                    !settled.isEmpty(), anyAccepted, refused, null);
+                    !settled.isEmpty(), anyAccepted, refused, null, mail.getSmtpAccount());
         } catch (MessagingException | RuntimeException e) {
             return new OutgoingMail(mail.getId(), mail.getAttemptsRemaining(), mail.getExpiresAt(), null, null,
-                    !settled.isEmpty(), anyAccepted, refused, "cannot compose the message: " + e.getMessage());
+                    !settled.isEmpty(), anyAccepted, refused, "cannot compose the message: " + e.getMessage(),
+                    mail.getSmtpAccount());
         }
     }
 

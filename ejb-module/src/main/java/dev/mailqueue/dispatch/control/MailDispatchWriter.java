@@ -1,26 +1,31 @@
 package dev.mailqueue.dispatch.control;
 
+import dev.mailqueue.account.control.AccountSessions;
+import dev.mailqueue.account.control.AccountThrottle;
+import dev.mailqueue.account.control.Accounts;
+import dev.mailqueue.dispatch.control.DeliveryOutcome.Verdict;
 import dev.mailqueue.mail.entity.Utc;
-import jakarta.annotation.Resource;
 import jakarta.batch.api.BatchProperty;
 import jakarta.batch.api.chunk.AbstractItemWriter;
 import jakarta.batch.runtime.context.JobContext;
 import jakarta.inject.Inject;
 import jakarta.enterprise.context.Dependent;
 import jakarta.inject.Named;
-import dev.mailqueue.dispatch.control.DeliveryOutcome.Verdict;
-import jakarta.mail.MessagingException;
+
 import jakarta.mail.SendFailedException;
-import jakarta.mail.Session;
 
 import java.io.Serializable;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
- * Sends a chunk of composed mails over this claimer's one SMTP connection (opened once, reused
- * across chunks, reopened after it breaks) and records every outcome in the chunk transaction. Before
+ * Sends a chunk of composed mails through their SMTP accounts ({@link AccountSender}: one connection
+ * per account, opened once, reused across chunks, reopened after it breaks; failover; rate limits) and
+ * records every outcome in the chunk transaction. Mails an account's rate limit holds back go back to
+ * the queue unsent ({@link DeferredMails}). Before
  * the first SMTP command it marks the chunk's rows as send-started (committed at once), so a lease that
  * expires afterwards is known to be in doubt. A mail past its expires-at is not sent but EXPIRED; a
  * failure is transient or permanent by its reply ({@link FailureClass}), per recipient where the server
@@ -33,9 +38,6 @@ import java.util.List;
 @Named("MailDispatchWriter")
 @Dependent // a new instance per step execution, as batch artifacts need
 public class MailDispatchWriter extends AbstractItemWriter {
-
-    @Resource(lookup = "mail/mailqueue")
-    Session session;
 
     @Inject
     @BatchProperty
@@ -65,13 +67,25 @@ public class MailDispatchWriter extends AbstractItemWriter {
     @Inject
     SendStartMarker marker;
 
-    private SmtpConnection connection;
+    @Inject
+    Accounts accounts;
+
+    @Inject
+    AccountSessions sessions;
+
+    @Inject
+    AccountThrottle throttle;
+
+    @Inject
+    DeferredMails deferrals;
+
+    private AccountSender sender;
     private RetryPolicy policy;
     private String owner;
 
     @Override
     public void open(Serializable checkpoint) {
-        connection = new SmtpConnection(session);
+        sender = new AccountSender(accounts, sessions, throttle);
         long min = JobSettings.nonNegativeLong("backoffMinMillis", backoffMinMillis, 300_000L);
         policy = new RetryPolicy(min,
                 Math.max(min, JobSettings.nonNegativeLong("backoffMaxMillis", backoffMaxMillis, 4_000_000L)),
@@ -85,52 +99,63 @@ public class MailDispatchWriter extends AbstractItemWriter {
         // Committed before the first SMTP command: a lease that expires from here on may have been sent.
         marker.markStarted(items.stream().map(item -> ((OutgoingMail) item).mailId()).toList(), owner, Utc.now());
         List<DeliveryOutcome> outcomes = new ArrayList<>(items.size());
+        Map<Long, LocalDateTime> deferred = new LinkedHashMap<>();
         for (Object item : items) {
-            outcomes.add(deliver((OutgoingMail) item));
+            DeliveryOutcome outcome = deliver((OutgoingMail) item, deferred);
+            if (outcome != null) {
+                outcomes.add(outcome);
+            }
         }
-        recorder.record(outcomes, owner, server.name(), policy);
+        if (!outcomes.isEmpty()) {
+            recorder.record(outcomes, owner, server.name(), policy);
+        }
+        deferrals.defer(deferred, owner);
     }
 
-    private DeliveryOutcome deliver(OutgoingMail mail) {
+    /** @return the attempt's outcome, or null when a rate limit deferred the mail (then it is in {@code deferred}) */
+    private DeliveryOutcome deliver(OutgoingMail mail, Map<Long, LocalDateTime> deferred) {
         LocalDateTime started = Utc.now();
         if (mail.expiresAt() != null && !started.isBefore(mail.expiresAt())) {
             return outcome(mail, started, Verdict.EXPIRED, SmtpReply.NONE,
-                    "expired at " + mail.expiresAt() + "Z before it could be sent");
+                    "expired at " + mail.expiresAt() + "Z before it could be sent", null);
         }
         if (mail.message() == null) {
-            return outcome(mail, started, Verdict.PERMANENT, SmtpReply.NONE, mail.composeError());
+            return outcome(mail, started, Verdict.PERMANENT, SmtpReply.NONE, mail.composeError(), null);
         }
         if (mail.recipients().length == 0) { // an earlier attempt settled them all
-            return outcome(mail, started, mail.anyAccepted() ? Verdict.SENT : Verdict.PERMANENT, SmtpReply.NONE, null);
+            return outcome(mail, started, mail.anyAccepted() ? Verdict.SENT : Verdict.PERMANENT, SmtpReply.NONE,
+                    null, null);
         }
-        try {
-            SmtpReply reply = connection.send(mail.message(), mail.recipients());
-            return PartialDelivery.accepted(mail, started, Utc.now(), reply);
-        } catch (SendFailedException e) {
-            DeliveryOutcome partial = PartialDelivery.of(mail, started, Utc.now(), e);
-            return partial != null ? partial : failed(mail, started, e);
-        } catch (MessagingException e) {
-            return failed(mail, started, e);
+        AccountSender.Result result = sender.send(mail.account(), mail.message(), mail.recipients());
+        if (result.deferUntil() != null) {
+            deferred.put(mail.mailId(), result.deferUntil());
+            return null;
         }
-    }
-
-    /** A failure of the whole transaction (connection, MAIL FROM, DATA), classified by its reply. */
-    private static DeliveryOutcome failed(OutgoingMail mail, LocalDateTime started, MessagingException e) {
-        SmtpReply reply = SmtpReply.of(e);
-        Verdict verdict = FailureClass.of(reply) == FailureClass.PERMANENT ? Verdict.PERMANENT : Verdict.TRANSIENT;
-        return outcome(mail, started, verdict, reply, describe(e));
+        if (result.sent()) {
+            return PartialDelivery.accepted(mail, started, Utc.now(), result.reply(), result.account());
+        }
+        if (result.failure() instanceof SendFailedException refused) {
+            DeliveryOutcome partial = PartialDelivery.of(mail, started, Utc.now(), refused, result.account());
+            if (partial != null) {
+                return partial;
+            }
+        }
+        // No account reachable: transient by nature. Otherwise the server's reply decides.
+        Verdict verdict = !result.unreachable() && FailureClass.of(result.reply()) == FailureClass.PERMANENT
+                ? Verdict.PERMANENT : Verdict.TRANSIENT;
+        return outcome(mail, started, verdict, result.reply(), result.error(), result.account());
     }
 
     private static DeliveryOutcome outcome(OutgoingMail mail, LocalDateTime started, Verdict verdict,
-                                           SmtpReply reply, String error) {
+                                           SmtpReply reply, String error, String account) {
         return new DeliveryOutcome(mail.mailId(), mail.attemptsRemaining(), mail.expiresAt(), started, Utc.now(),
-                verdict, reply, error, List.of());
+                verdict, reply, error, List.of(), account);
     }
 
     @Override
     public void close() {
-        if (connection != null) {
-            connection.close();
+        if (sender != null) {
+            sender.close();
         }
     }
 

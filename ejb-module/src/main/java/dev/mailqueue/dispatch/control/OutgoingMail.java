@@ -21,8 +21,9 @@ import java.util.List;
  * @param anyAccepted       true when an earlier attempt had some recipient accepted
  * @param refusedEarlier    recipients an earlier attempt had refused for good, to be named in last_error
  * @param composeError      why composing failed, or null
+ * @param account           the SMTP account the mail was routed to; null for the default account
  */
 public record OutgoingMail(long mailId, int attemptsRemaining, LocalDateTime expiresAt, MimeMessage message,
                            Address[] recipients, boolean settled, boolean anyAccepted, List<String> refusedEarlier,
-                           String composeError) {
+                           String composeError, String account) {
 }

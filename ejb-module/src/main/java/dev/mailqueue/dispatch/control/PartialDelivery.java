@@ -33,12 +33,13 @@ final class PartialDelivery {
      * @param started  UTC, when the attempt began
      * @param finished UTC, when it ended
      * @param failure  the failure, listing recipients
+     * @param account  the SMTP account that tried
      * @return the outcome with one {@link RecipientOutcome} per recipient of this attempt, or null when
      *         the failure lists no recipient as sent or invalid (the whole transaction failed: MAIL FROM,
      *         DATA or the connection), which is classified for the mail as a whole
      */
     static DeliveryOutcome of(OutgoingMail mail, LocalDateTime started, LocalDateTime finished,
-                              SendFailedException failure) {
+                              SendFailedException failure, String account) {
         Address[] sent = orEmpty(failure.getValidSentAddresses());
         Address[] invalid = orEmpty(failure.getInvalidAddresses());
         Address[] unsent = orEmpty(failure.getValidUnsentAddresses());
@@ -68,7 +69,7 @@ final class PartialDelivery {
         boolean accepted = mail.anyAccepted() || sent.length > 0;
         Verdict verdict = open ? Verdict.TRANSIENT : accepted ? Verdict.SENT : Verdict.PERMANENT;
         return new DeliveryOutcome(mail.mailId(), mail.attemptsRemaining(), mail.expiresAt(), started, finished,
-                verdict, SmtpReply.of(failure), refusals.toString(), recipients);
+                verdict, SmtpReply.of(failure), refusals.toString(), recipients, account);
     }
 
     /**
@@ -76,11 +77,12 @@ final class PartialDelivery {
      * @param started  UTC, when the attempt began
      * @param finished UTC, when it ended
      * @param reply    the reply to the end of DATA
+     * @param account  the SMTP account that sent it
      * @return SENT, with every recipient of this attempt SENT when earlier attempts settled some (so the
      *         recipient table stays complete), else without per-recipient detail
      */
     static DeliveryOutcome accepted(OutgoingMail mail, LocalDateTime started, LocalDateTime finished,
-                                    SmtpReply reply) {
+                                    SmtpReply reply, String account) {
         List<RecipientOutcome> recipients = new ArrayList<>();
         if (mail.settled()) {
             for (Address a : mail.recipients()) {
@@ -90,7 +92,7 @@ final class PartialDelivery {
         String error = mail.refusedEarlier().isEmpty() ? null
                 : "sent; refused for good by an earlier attempt: " + String.join(", ", mail.refusedEarlier());
         return new DeliveryOutcome(mail.mailId(), mail.attemptsRemaining(), mail.expiresAt(), started, finished,
-                Verdict.SENT, reply, error, recipients);
+                Verdict.SENT, reply, error, recipients, account);
     }
 
     private static Address[] orEmpty(Address[] addresses) {

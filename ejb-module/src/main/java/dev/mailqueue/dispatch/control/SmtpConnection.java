@@ -45,8 +45,9 @@ public class SmtpConnection implements AutoCloseable {
      * @param message    a saved message
      * @param recipients the envelope recipients, 1 or more; the headers are not changed
      * @return the server's reply to the end of DATA, e.g. {@code 250 OK}
-     * @throws MessagingException when connecting fails, or the server refuses the sender, every
-     *                            recipient or the data, or the connection breaks or times out; a
+     * @throws SmtpUnreachableException when connecting fails: the server has nothing of the message
+     * @throws MessagingException when the server refuses the sender, every recipient or the data, or
+     *                            the connection breaks or times out; a
      *                            {@link jakarta.mail.SendFailedException} when it refused some recipients
      *                            (with {@code mail.smtp.sendpartial} the others were sent to), listing
      *                            which were sent to, refused, and valid but not sent to
@@ -67,7 +68,11 @@ public class SmtpConnection implements AutoCloseable {
     private SmtpReply sendOnce(MimeMessage message, Address[] recipients) throws MessagingException {
         if (transport == null) {
             Transport opened = session.getTransport();
-            opened.connect();
+            try {
+                opened.connect();
+            } catch (MessagingException e) {
+                throw new SmtpUnreachableException(e);
+            }
             transport = opened;
         }
         try {

@@ -25,9 +25,10 @@ public record SmtpReply(Integer code, String text) {
     /**
      * RFC 3463 §2: class "." subject "." detail, class 2, 4 or 5, subject and detail 1 to 3 digits, right
      * after the reply code (RFC 2034 §4: "the enhanced status code ... is placed at the beginning of the
-     * text"), e.g. {@code 550 5.1.1 <bob@example.com>: mailbox unavailable}.
+     * text"), e.g. {@code 550 5.1.1 <bob@example.com>: mailbox unavailable}; some provider messages
+     * carry the text without the code in front.
      */
-    private static final Pattern ENHANCED = Pattern.compile("^\\d{3}[ -]([245]\\.\\d{1,3}\\.\\d{1,3})(?=\\s|$)");
+    private static final Pattern ENHANCED = Pattern.compile("^(?:\\d{3}[ -])?\\s*([245]\\.\\d{1,3}\\.\\d{1,3})(?=\\s|$)");
 
     /**
      * @return the RFC 3463 enhanced status code at the start of the reply text, e.g. {@code "5.1.1"},
@@ -48,7 +49,8 @@ public record SmtpReply(Integer code, String text) {
      */
     public boolean isSlowDown() {
         String enhanced = enhancedStatus();
-        return Integer.valueOf(421).equals(code) || enhanced != null && enhanced.startsWith("4.7.");
+        return Integer.valueOf(421).equals(code)
+                || enhanced != null && enhanced.startsWith("4.7.") && (code == null || code / 100 == 4);
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.mailqueue.mail.control;
 
 import dev.mailqueue.api.Attachment;
+import dev.mailqueue.account.control.Accounts;
 import dev.mailqueue.api.MailLimits;
 import dev.mailqueue.api.MailRequest;
 import dev.mailqueue.api.MailStatus;
@@ -22,13 +23,17 @@ import java.util.Map;
  * time, {@code mailqueue.delivery.max-attempts} attempts (1 or more, default 100), and its expiry: the
  * earlier of the request's expiresAt and {@code mailqueue.delivery.max-lifetime.ms} after now (default
  * 432,000,000 ms = 5 days, Postfix's {@code maximal_queue_lifetime}; 0 for no limit), with its
- * attachments and custom header fields as parts still to be persisted ({@link MailParts#persist}).
+ * attachments and custom header fields as parts still to be persisted ({@link MailParts#persist}), and
+ * the SMTP account it is routed to ({@link Accounts#route}).
  */
 @ApplicationScoped
 public class MailFactory {
 
     @Inject
     MessageIdFactory messageIds;
+
+    @Inject
+    Accounts accounts;
 
     @Inject
     @ConfigProperty(name = "mailqueue.delivery.max-attempts", defaultValue = "100")
@@ -87,6 +92,7 @@ public class MailFactory {
         mail.setHtmlBody(request.getHtml());
         mail.setAttachments(attachments(request.getAttachments()));
         mail.setHeaders(headers(request.getHeaders()));
+        mail.setSmtpAccount(accounts.route(request.getAccount(), request.getFrom()).name());
         return mail;
     }
 

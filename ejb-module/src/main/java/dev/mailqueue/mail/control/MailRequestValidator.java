@@ -1,5 +1,7 @@
 package dev.mailqueue.mail.control;
 
+import dev.mailqueue.account.control.Account;
+import dev.mailqueue.account.control.Accounts;
 import dev.mailqueue.api.FieldError;
 import dev.mailqueue.api.InvalidMailException;
 import dev.mailqueue.api.MailLimits;
@@ -18,9 +20,10 @@ import java.util.Set;
 
 /**
  * Runs the Bean Validation rules of {@link MailRequest}, then the rules for attachments
- * ({@link AttachmentPolicy}) and custom header fields ({@link HeaderPolicy}), and turns what is broken
- * into an {@link InvalidMailException} whose fields are named as in the JSON ({@code to[0]},
- * {@code subject}, {@code attachments[1].filename}, {@code headers.X-Campaign}).
+ * ({@link AttachmentPolicy}) and custom header fields ({@link HeaderPolicy}), checks that an account it
+ * names is configured ({@link Accounts}), and turns what is broken into an
+ * {@link InvalidMailException} whose fields are named as in the JSON ({@code to[0]}, {@code subject},
+ * {@code attachments[1].filename}, {@code headers.X-Campaign}, {@code account}).
  */
 @ApplicationScoped
 public class MailRequestValidator {
@@ -33,6 +36,9 @@ public class MailRequestValidator {
 
     @Inject
     HeaderPolicy headers;
+
+    @Inject
+    Accounts accounts;
 
     /**
      * @param request the request to check, may be null
@@ -47,6 +53,12 @@ public class MailRequestValidator {
         violations.forEach(v -> errors.add(new FieldError(fieldName(v.getPropertyPath()), v.getMessage())));
         errors.addAll(attachments.check(request.getAttachments()));
         errors.addAll(headers.check(request.getHeaders()));
+        String account = request.getAccount();
+        if (account != null && !account.isBlank() && accounts.find(account.strip()).isEmpty()
+                && errors.stream().noneMatch(e -> e.getField().equals("account"))) {
+            errors.add(new FieldError("account", "is not an SMTP account of this server; its accounts are "
+                    + accounts.all().stream().map(Account::name).toList()));
+        }
         if (!errors.isEmpty()) {
             errors.sort(Comparator.comparing(FieldError::getField).thenComparing(FieldError::getMessage));
             throw new InvalidMailException(errors);

@@ -49,6 +49,7 @@ public final class MailViews {
         view.setLastAttemptAt(Utc.toInstant(mail.getLastAttemptAt()));
         view.setSentAt(Utc.toInstant(mail.getSentAt()));
         view.setLastError(mail.getLastError());
+        view.setAccount(mail.getSmtpAccount());
         view.setAttempts(attempts.stream().map(MailViews::of).collect(ArrayList::new, List::add, List::addAll));
         view.setExpiresAt(Utc.toInstant(mail.getExpiresAt()));
         view.setCopyOf(mail.getCopyOf());
@@ -62,6 +63,7 @@ public final class MailViews {
                 a.getServerInstance(), a.getOutcome().name(), a.getSmtpReplyCode(), a.getSmtpReplyText(),
                 a.getError());
         view.setEnhancedStatus(a.getEnhancedStatus());
+        view.setAccount(a.getSmtpAccount());
         return view;
     }
 }

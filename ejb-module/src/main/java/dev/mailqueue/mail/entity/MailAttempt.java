@@ -62,6 +62,9 @@ public class MailAttempt {
     @Column(name = "ENHANCED_STATUS")
     private String enhancedStatus;
 
+    @Column(name = "SMTP_ACCOUNT")
+    private String smtpAccount;
+
     /** For JPA. */
     protected MailAttempt() {
     }
@@ -76,10 +79,11 @@ public class MailAttempt {
      * @param smtpReplyCode  the SMTP reply code, or null when none came
      * @param smtpReplyText  the reply text, at most 1,000 characters kept, or null
      * @param error          why it failed, at most 2,000 characters kept, or null
+     * @param smtpAccount    the SMTP account that sent it or made the last try (after failing over), or null
      */
     public MailAttempt(long mailId, LocalDateTime startedAt, LocalDateTime finishedAt, String serverInstance,
                        String leaseOwner, AttemptOutcome outcome, Integer smtpReplyCode, String smtpReplyText,
-                       String error) {
+                       String error, String smtpAccount) {
         this.mailId = mailId;
         this.startedAt = startedAt;
         this.finishedAt = finishedAt;
@@ -89,6 +93,7 @@ public class MailAttempt {
         this.smtpReplyCode = smtpReplyCode;
         this.smtpReplyText = Texts.clip(smtpReplyText, 1000);
         this.error = Texts.clip(error, 2000);
+        this.smtpAccount = smtpAccount;
     }
 
     /**
@@ -143,5 +148,10 @@ public class MailAttempt {
 
     public String getError() {
         return error;
+    }
+
+    /** @return the SMTP account that sent the mail or made the last try, or null (before accounts existed) */
+    public String getSmtpAccount() {
+        return smtpAccount;
     }
 }

@@ -151,6 +151,9 @@ public class MailMessage {
     @Transient
     private List<MailHeader> headers = new ArrayList<>();
 
+    @Column(name = "SMTP_ACCOUNT")
+    private String smtpAccount;
+
     public Long getId() {
         return id;
     }
@@ -382,5 +385,14 @@ public class MailMessage {
 
     public void setHeaders(List<MailHeader> headers) {
         this.headers = headers;
+    }
+
+    /** @return the SMTP account the mail was routed to on enqueue; null (rows before V5) means the default */
+    public String getSmtpAccount() {
+        return smtpAccount;
+    }
+
+    public void setSmtpAccount(String smtpAccount) {
+        this.smtpAccount = smtpAccount;
     }
 }

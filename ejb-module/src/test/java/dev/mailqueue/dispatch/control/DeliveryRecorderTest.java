@@ -53,7 +53,7 @@ class DeliveryRecorderTest {
         MailMessage mail = claimed(queuedWithAttempts(5), OWNER, NOW);
 
         int applied = record(OWNER, new DeliveryOutcome(mail.getId(), 5, STARTED, FINISHED, true,
-                new SmtpReply(250, "250 OK id=1abc"), null));
+                new SmtpReply(250, "250 OK id=1abc"), null, "mailqueue"));
 
         assertThat(applied).isEqualTo(1);
         MailMessage stored = db.reload(mail.getId());
@@ -78,7 +78,7 @@ class DeliveryRecorderTest {
     @Test
     void aSentMailIsNeverClaimedAgain() {
         MailMessage mail = claimed(queuedWithAttempts(5), OWNER, NOW);
-        record(OWNER, new DeliveryOutcome(mail.getId(), 5, STARTED, FINISHED, true, new SmtpReply(250, "250 OK"), null));
+        record(OWNER, new DeliveryOutcome(mail.getId(), 5, STARTED, FINISHED, true, new SmtpReply(250, "250 OK"), null, "mailqueue"));
 
         assertThat(claim("other#1", NOW.plusDays(1))).isEmpty();
     }
@@ -88,7 +88,7 @@ class DeliveryRecorderTest {
         MailMessage mail = claimed(queuedWithAttempts(3), OWNER, NOW);
 
         int applied = record(OWNER, new DeliveryOutcome(mail.getId(), 3, STARTED, FINISHED, false,
-                new SmtpReply(451, "451 4.3.0 try again later"), "451 4.3.0 try again later"));
+                new SmtpReply(451, "451 4.3.0 try again later"), "451 4.3.0 try again later", "mailqueue"));
 
         assertThat(applied).isEqualTo(1);
         MailMessage stored = db.reload(mail.getId());
@@ -111,7 +111,7 @@ class DeliveryRecorderTest {
     void aMailQueuedAgainIsClaimedOnlyOnceItsRetryDelayHasPassed() {
         MailMessage mail = claimed(queuedWithAttempts(3), OWNER, NOW);
         record(OWNER, new DeliveryOutcome(mail.getId(), 3, STARTED, FINISHED, false, SmtpReply.NONE,
-                "MailConnectException: Couldn't connect to host"));
+                "MailConnectException: Couldn't connect to host", "mailqueue"));
 
         assertThat(claim("other#1", FINISHED.plusMinutes(5).minusNanos(1_000_000))).isEmpty();
         assertThat(claim("other#1", FINISHED.plusMinutes(5))).extracting(MailMessage::getId)
@@ -123,7 +123,7 @@ class DeliveryRecorderTest {
         MailMessage mail = claimed(queuedWithAttempts(1), OWNER, NOW);
 
         int applied = record(OWNER, new DeliveryOutcome(mail.getId(), 1, STARTED, FINISHED, false,
-                new SmtpReply(550, "550 5.1.1 no such user"), "550 5.1.1 no such user"));
+                new SmtpReply(550, "550 5.1.1 no such user"), "550 5.1.1 no such user", "mailqueue"));
 
         assertThat(applied).isEqualTo(1);
         MailMessage stored = db.reload(mail.getId());
@@ -144,7 +144,7 @@ class DeliveryRecorderTest {
         MailMessage before = db.reload(mail.getId());
 
         int applied = record(OWNER, new DeliveryOutcome(mail.getId(), 5, STARTED, afterExpiry.plusSeconds(1), true,
-                new SmtpReply(250, "250 OK"), null));
+                new SmtpReply(250, "250 OK"), null, "mailqueue"));
 
         assertThat(applied).isZero();
         MailMessage stored = db.reload(mail.getId());
@@ -166,7 +166,7 @@ class DeliveryRecorderTest {
         MailMessage mail = claimed(queuedWithAttempts(3), OWNER, NOW);
 
         int applied = record("someone-else#1", new DeliveryOutcome(mail.getId(), 3, STARTED, FINISHED, false,
-                new SmtpReply(421, "421 closing"), "421 closing"));
+                new SmtpReply(421, "421 closing"), "421 closing", "mailqueue"));
 
         assertThat(applied).isZero();
         MailMessage stored = db.reload(mail.getId());
@@ -189,8 +189,8 @@ class DeliveryRecorderTest {
         claimOne(lost, "other#1");
 
         int applied = record(OWNER, List.of(
-                new DeliveryOutcome(held.getId(), 5, STARTED, FINISHED, true, new SmtpReply(250, "250 OK"), null),
-                new DeliveryOutcome(lost.getId(), 5, STARTED, FINISHED, true, new SmtpReply(250, "250 OK"), null)));
+                new DeliveryOutcome(held.getId(), 5, STARTED, FINISHED, true, new SmtpReply(250, "250 OK"), null, "mailqueue"),
+                new DeliveryOutcome(lost.getId(), 5, STARTED, FINISHED, true, new SmtpReply(250, "250 OK"), null, "mailqueue")));
 
         assertThat(applied).isEqualTo(1);
         assertThat(db.reload(held.getId()).getStatus()).isEqualTo(MailStatus.SENT);
@@ -205,7 +205,7 @@ class DeliveryRecorderTest {
         String longError = "x".repeat(5000);
 
         record(OWNER, new DeliveryOutcome(mail.getId(), 3, STARTED, FINISHED, false,
-                new SmtpReply(554, "y".repeat(3000)), longError));
+                new SmtpReply(554, "y".repeat(3000)), longError, "mailqueue"));
 
         assertThat(db.reload(mail.getId()).getLastError()).hasSize(2000);
         MailAttempt attempt = db.attempts(mail.getId()).get(0);
@@ -217,7 +217,7 @@ class DeliveryRecorderTest {
     void aSentMailHasNoAttemptsRemaining() {
         MailMessage mail = claimed(queuedWithAttempts(5), OWNER, NOW);
 
-        record(OWNER, new DeliveryOutcome(mail.getId(), 5, STARTED, FINISHED, true, new SmtpReply(250, "250 OK"), null));
+        record(OWNER, new DeliveryOutcome(mail.getId(), 5, STARTED, FINISHED, true, new SmtpReply(250, "250 OK"), null, "mailqueue"));
 
         assertThat(db.reload(mail.getId()).getAttemptsRemaining()).isZero();
     }

@@ -55,6 +55,6 @@ class DispositionTest {
 
     private static DeliveryOutcome outcome(Verdict verdict, int remaining, LocalDateTime expiresAt) {
         return new DeliveryOutcome(1, remaining, expiresAt, STARTED, FINISHED, verdict,
-                new SmtpReply(450, "450 4.2.1 busy"), "450 4.2.1 busy", List.of());
+                new SmtpReply(450, "450 4.2.1 busy"), "450 4.2.1 busy", List.of(), null);
     }
 }

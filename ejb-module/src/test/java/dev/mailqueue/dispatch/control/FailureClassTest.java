@@ -36,6 +36,8 @@ class FailureClassTest {
             "421 | 421 Service not available, closing channel | true",
             "450 | 450 4.7.1 Rate limit exceeded             | true",
             "451 | 451 4.7.0 Temporary policy reason          | true",
+            "451 | 4.7.28 Our system has detected an unusual rate | true",
+            "451 | 451 try 4.7.0 later                          | false",
             "450 | 450 4.2.1 mailbox busy                     | false",
             "550 | 550 5.7.1 policy refusal, permanent        | false",
     })

@@ -1,5 +1,7 @@
 package dev.mailqueue.mail.control;
 
+import dev.mailqueue.account.control.AccountSettings;
+import dev.mailqueue.account.control.Accounts;
 import dev.mailqueue.api.MailRequest;
 import dev.mailqueue.api.MailStatus;
 import dev.mailqueue.mail.entity.MailMessage;
@@ -27,6 +29,7 @@ class MailFactoryTest {
         cut.messageIds.domain = Optional.empty();
         cut.maxAttempts = 5;
         cut.maxLifetimeMillis = 432_000_000L; // 5 days, the default
+        cut.accounts = Accounts.of(AccountSettings.parse(name -> Optional.empty()));
     }
 
     static MailRequest request() {

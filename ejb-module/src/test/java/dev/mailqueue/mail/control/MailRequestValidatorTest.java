@@ -1,5 +1,7 @@
 package dev.mailqueue.mail.control;
 
+import dev.mailqueue.account.control.AccountSettings;
+import dev.mailqueue.account.control.Accounts;
 import dev.mailqueue.api.FieldError;
 import dev.mailqueue.api.InvalidMailException;
 import dev.mailqueue.api.MailRequest;
@@ -15,6 +17,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -47,6 +51,8 @@ class MailRequestValidatorTest {
         cut.validator = validation.getValidator();
         cut.attachments = AttachmentPolicy.of(20, 10_485_760, AttachmentPolicy.GMAIL_BLOCKED);
         cut.headers = new HeaderPolicy();
+        cut.accounts = Accounts.of(AccountSettings.parse(
+                name -> Optional.ofNullable(Map.of("mailqueue.accounts", "mailqueue,bulk").get(name))));
     }
 
     static MailRequest good() {
@@ -68,6 +74,25 @@ class MailRequestValidatorTest {
         MailRequest minimal = new MailRequest().from("a@example.com").bcc("b@example.com").html("<p>x</p>");
 
         assertThatCode(() -> cut.check(minimal)).doesNotThrowAnyException();
+    }
+
+    @Test
+    void aConfiguredAccountPasses() {
+        assertThatCode(() -> cut.check(good().account("bulk"))).doesNotThrowAnyException();
+    }
+
+    @Test
+    void anUnknownAccountIsRefusedNamingTheFieldAndTheAccountsThereAre() {
+        assertThat(errors(good().account("marketing"))).singleElement().satisfies(error -> {
+            assertThat(error.getField()).isEqualTo("account");
+            assertThat(error.getMessage()).contains("not an SMTP account").contains("[mailqueue, bulk]");
+        });
+    }
+
+    @Test
+    void anOverlongAccountIsRefusedOnceForItsLength() {
+        assertThat(errors(good().account("a".repeat(65)))).singleElement()
+                .satisfies(error -> assertThat(error.getMessage()).contains("at most 64"));
     }
 
     @ParameterizedTest

@@ -105,7 +105,7 @@ class RetentionStoreTest {
         List<Long> ids = insert(old, young);
         db.run(em -> {
             for (long id : ids) {
-                em.persist(new MailAttempt(id, OLD, OLD, "host/server", "host/server#1", AttemptOutcome.SENT, 250, "OK", null));
+                em.persist(new MailAttempt(id, OLD, OLD, "host/server", "host/server#1", AttemptOutcome.SENT, 250, "OK", null, null));
             }
         });
 

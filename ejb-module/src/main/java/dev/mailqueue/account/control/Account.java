@@ -1,0 +1,39 @@
+package dev.mailqueue.account.control;
+
+import java.util.List;
+import java.util.Set;
+
+/**
+ * One SMTP account: a container {@code <mailSession>} bound as {@code mail/<name>}, which holds host,
+ * port, credentials, timeouts and the envelope sender ({@code mail.smtp.from}, the RFC 5321 MAIL FROM
+ * that becomes Return-Path). What the queue adds is configuration (MicroProfile Config, see
+ * {@link AccountSettings}): where mail fails over to, which sender domains it serves, and its rate
+ * limits.
+ *
+ * @param name          1 to 64 characters of {@code A-Z a-z 0-9 _ -}
+ * @param failover      accounts tried next, in this order, when this one is unreachable (SQL Server
+ *                      Database Mail's profile: an ordered list of accounts); never contains {@code name}
+ * @param senderDomains lower-case domains of From addresses routed to this account
+ * @param perMinute     most sends in any 60 s window, over all servers; 0 means no limit
+ * @param perDay        most sends per UTC calendar day, over all servers; 0 means no limit
+ */
+public record Account(String name, List<String> failover, Set<String> senderDomains, int perMinute, int perDay) {
+
+    /** Longest account name: the width of the SMTP_ACCOUNT columns. */
+    public static final int NAME_CHARS = 64;
+
+    public Account {
+        failover = List.copyOf(failover);
+        senderDomains = Set.copyOf(senderDomains);
+    }
+
+    /** @return the JNDI name of the account's mail session: {@code mail/<name>} */
+    public String jndiName() {
+        return "mail/" + name;
+    }
+
+    /** @return true when sends must take a slot from the shared rate state first */
+    public boolean isRateLimited() {
+        return perMinute > 0 || perDay > 0;
+    }
+}

@@ -1,0 +1,109 @@
+package dev.mailqueue.account.control;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+
+/**
+ * Reads the account configuration from named settings (MicroProfile Config in the server; server.xml
+ * variables or environment variables such as {@code MAILQUEUE_ACCOUNT_BULK_RATE_PER_MINUTE}):
+ * <ul>
+ *   <li>{@code mailqueue.accounts}: account names, comma separated; the first is the default account.
+ *       Default {@code mailqueue}, the session {@code mail/mailqueue} every installation has.</li>
+ *   <li>{@code mailqueue.account.<name>.failover}: accounts to try next, in order, when this one is
+ *       unreachable. Default none: mail is never sent through an account nobody chose for it.</li>
+ *   <li>{@code mailqueue.account.<name>.sender-domains}: From domains routed to this account, comma
+ *       separated, matched exactly and without regard to case. Default none.</li>
+ *   <li>{@code mailqueue.account.<name>.rate.per-minute}: most sends in any 60 s window, 0 (default)
+ *       for no limit.</li>
+ *   <li>{@code mailqueue.account.<name>.rate.per-day}: most sends per UTC calendar day, 0 (default)
+ *       for no limit.</li>
+ * </ul>
+ */
+public final class AccountSettings {
+
+    /** The setting that lists the accounts. */
+    public static final String ACCOUNTS = "mailqueue.accounts";
+    /** The account of an installation that configures none: the session mail/mailqueue. */
+    public static final String DEFAULT_ACCOUNTS = "mailqueue";
+
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]{1," + Account.NAME_CHARS + "}");
+
+    private AccountSettings() {
+    }
+
+    /**
+     * @param setting the value of a named setting, empty when it is not set
+     * @return the accounts in the order {@code mailqueue.accounts} lists them; the first is the default
+     * @throws IllegalArgumentException naming the setting at fault: a bad or repeated account name, a
+     *                                  failover to an unknown account or to itself, a sender domain
+     *                                  claimed by two accounts, a rate that is negative or not a number
+     */
+    public static List<Account> parse(Function<String, Optional<String>> setting) {
+        List<String> names = list(setting.apply(ACCOUNTS).filter(v -> !v.isBlank()).orElse(DEFAULT_ACCOUNTS));
+        Set<String> known = new LinkedHashSet<>();
+        for (String name : names) {
+            if (!NAME.matcher(name).matches()) {
+                throw new IllegalArgumentException(ACCOUNTS + ": account name '" + name
+                        + "' must be 1 to " + Account.NAME_CHARS + " characters of A-Z a-z 0-9 _ -");
+            }
+            if (!known.add(name)) {
+                throw new IllegalArgumentException(ACCOUNTS + ": account '" + name + "' is listed twice");
+            }
+        }
+        Map<String, String> domainOwners = new HashMap<>();
+        Map<String, Account> accounts = new LinkedHashMap<>();
+        for (String name : names) {
+            String prefix = "mailqueue.account." + name + ".";
+            List<String> failover = list(setting.apply(prefix + "failover").orElse(""));
+            for (String next : failover) {
+                if (!known.contains(next) || next.equals(name)) {
+                    throw new IllegalArgumentException(prefix + "failover: '" + next
+                            + "' is not another account of " + ACCOUNTS + " " + known);
+                }
+            }
+            Set<String> domains = new LinkedHashSet<>();
+            for (String domain : list(setting.apply(prefix + "sender-domains").orElse(""))) {
+                String lower = domain.toLowerCase(Locale.ROOT);
+                String other = domainOwners.putIfAbsent(lower, name);
+                if (other != null && !other.equals(name)) {
+                    throw new IllegalArgumentException(prefix + "sender-domains: " + lower
+                            + " is already routed to account " + other);
+                }
+                domains.add(lower);
+            }
+            accounts.put(name, new Account(name, failover, domains,
+                    count(prefix + "rate.per-minute", setting), count(prefix + "rate.per-day", setting)));
+        }
+        return new ArrayList<>(accounts.values());
+    }
+
+    private static int count(String name, Function<String, Optional<String>> setting) {
+        String value = setting.apply(name).map(String::strip).orElse("");
+        if (value.isEmpty()) {
+            return 0;
+        }
+        try {
+            int parsed = Integer.parseInt(value);
+            if (parsed < 0) {
+                throw new IllegalArgumentException(name + " must be 0 (no limit) or more, was " + value);
+            }
+            return parsed;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + " must be a whole number, was " + value, e);
+        }
+    }
+
+    private static List<String> list(String value) {
+        return Arrays.stream(value.split(",")).map(String::strip).filter(s -> !s.isEmpty()).toList();
+    }
+}

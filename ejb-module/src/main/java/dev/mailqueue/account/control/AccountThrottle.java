@@ -1,0 +1,247 @@
+package dev.mailqueue.account.control;
+
+import jakarta.ejb.Stateless;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceContext;
+import jakarta.persistence.PersistenceException;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Enforces the accounts' rate limits ({@link RateRules}) over every claimer of every server: the state
+ * lives in the database (SMTP_ACCOUNT_RATE, SMTP_ACCOUNT_SLOT), and each decision is made in a short
+ * transaction of its own under the account row's lock ({@code UPDATE ... SET LOCK_VERSION =
+ * LOCK_VERSION + 1}, an exclusive row lock on every database), committed before the mail is sent.
+ * Accounts without limits never touch the database.
+ *
+ * <p>Locks are always taken account row first, then slot rows, so two transactions never wait for
+ * each other in a cycle.
+ */
+@Stateless
+@TransactionAttribute(TransactionAttributeType.REQUIRES_NEW) // decide and commit before sending
+public class AccountThrottle {
+
+    private static final LocalDateTime LONG_AGO = LocalDateTime.of(2000, 1, 1, 0, 0);
+
+    @PersistenceContext(unitName = "mailqueue")
+    EntityManager em;
+
+    /**
+     * Takes leave to send one mail through the account now: a per-minute slot (held as in flight) and
+     * one of the day's sends, or neither.
+     *
+     * @param account the account to send through
+     * @param now     UTC now
+     * @return a granted permit, or a refusal with retry times
+     * @throws PersistenceException when the database fails, e.g. a lock timeout, or two servers created
+     *                              the account's row at the same moment (the caller tries again later)
+     */
+    public SendPermit acquire(Account account, LocalDateTime now) {
+        if (!account.isRateLimited()) {
+            return SendPermit.unlimited(account.name());
+        }
+        try {
+            Connection c = em.unwrap(Connection.class);
+            State state = lock(c, account.name(), now);
+            LocalDateTime today = RateRules.dayStart(now);
+            int dayCount = today.equals(state.dayStart) ? state.dayCount : 0;
+            if (account.perDay() > 0 && dayCount >= account.perDay()) {
+                return new SendPermit(account.name(), false, -1, today, List.of(RateRules.nextDay(now)));
+            }
+            int slot = -1;
+            if (account.perMinute() > 0) {
+                RateRules.Slowed slowed = RateRules.recover(account.perMinute(), state.slowed, now);
+                int limit = slowed == null ? account.perMinute() : slowed.limit();
+                List<LocalDateTime> freeAt = slots(c, account, now);
+                slot = RateRules.freeSlot(limit, freeAt, now);
+                writeSlowed(c, account.name(), slowed);
+                if (slot < 0) {
+                    return new SendPermit(account.name(), false, -1, null, RateRules.retryTimes(limit, freeAt, now));
+                }
+                setFreeAt(c, account.name(), slot, now.plus(RateRules.WINDOW).plus(RateRules.IN_FLIGHT));
+            }
+            try (PreparedStatement s = c.prepareStatement(
+                    "UPDATE SMTP_ACCOUNT_RATE SET DAY_START = ?, DAY_COUNT = ? WHERE SMTP_ACCOUNT = ?")) {
+                s.setTimestamp(1, Timestamp.valueOf(today));
+                s.setInt(2, dayCount + 1);
+                s.setString(3, account.name());
+                s.executeUpdate();
+            }
+            return new SendPermit(account.name(), true, slot, account.perDay() > 0 ? today : null, List.of());
+        } catch (SQLException e) {
+            throw new PersistenceException("could not take a send slot of account " + account.name(), e);
+        }
+    }
+
+    /**
+     * The send reached the server (it replied, whatever it said): its slot stays taken until
+     * {@link RateRules#WINDOW} after {@code finishedAt}.
+     *
+     * @param permit     a granted permit
+     * @param finishedAt UTC time of the server's last reply, or of the failure
+     * @throws PersistenceException when the database fails
+     */
+    public void complete(SendPermit permit, LocalDateTime finishedAt) {
+        if (permit.slot() < 0) {
+            return;
+        }
+        try {
+            setFreeAt(em.unwrap(Connection.class), permit.account(), permit.slot(), finishedAt.plus(RateRules.WINDOW));
+        } catch (SQLException e) {
+            throw new PersistenceException("could not settle the send slot of account " + permit.account(), e);
+        }
+    }
+
+    /**
+     * The send never reached the server (no connection): its slot and its count for the day are given back.
+     *
+     * @param permit a granted permit
+     * @param now    UTC now
+     * @throws PersistenceException when the database fails
+     */
+    public void release(SendPermit permit, LocalDateTime now) {
+        if (!permit.holdsState()) {
+            return;
+        }
+        try {
+            Connection c = em.unwrap(Connection.class);
+            if (permit.dayStart() != null) {
+                try (PreparedStatement s = c.prepareStatement("UPDATE SMTP_ACCOUNT_RATE SET DAY_COUNT = DAY_COUNT - 1"
+                        + " WHERE SMTP_ACCOUNT = ? AND DAY_START = ? AND DAY_COUNT > 0")) {
+                    s.setString(1, permit.account());
+                    s.setTimestamp(2, Timestamp.valueOf(permit.dayStart()));
+                    s.executeUpdate();
+                }
+            }
+            if (permit.slot() >= 0) {
+                setFreeAt(c, permit.account(), permit.slot(), now);
+            }
+        } catch (SQLException e) {
+            throw new PersistenceException("could not give back the send slot of account " + permit.account(), e);
+        }
+    }
+
+    /**
+     * The account's server said to slow down (421 or 4.7.x): halves its per-minute limit as
+     * {@link RateRules#slowDown} says. Nothing happens to an account without a per-minute limit.
+     *
+     * @param account the account whose server replied so
+     * @param now     UTC now
+     * @return the per-minute limit now in force, 0 when the account has no per-minute limit
+     * @throws PersistenceException when the database fails
+     */
+    public int slowDown(Account account, LocalDateTime now) {
+        if (account.perMinute() <= 0) {
+            return 0;
+        }
+        try {
+            Connection c = em.unwrap(Connection.class);
+            State state = lock(c, account.name(), now);
+            RateRules.Slowed slowed = RateRules.slowDown(account.perMinute(),
+                    RateRules.recover(account.perMinute(), state.slowed, now), now);
+            writeSlowed(c, account.name(), slowed);
+            return slowed.limit();
+        } catch (SQLException e) {
+            throw new PersistenceException("could not slow down account " + account.name(), e);
+        }
+    }
+
+    private record State(LocalDateTime dayStart, int dayCount, RateRules.Slowed slowed) {
+    }
+
+    /** Locks the account's row, creating it on first use, and reads it. */
+    private static State lock(Connection c, String account, LocalDateTime now) throws SQLException {
+        int locked;
+        try (PreparedStatement s = c.prepareStatement(
+                "UPDATE SMTP_ACCOUNT_RATE SET LOCK_VERSION = LOCK_VERSION + 1 WHERE SMTP_ACCOUNT = ?")) {
+            s.setString(1, account);
+            locked = s.executeUpdate();
+        }
+        if (locked == 0) {
+            // A second server doing the same at the same moment fails on the primary key; its mail is
+            // deferred briefly and finds the row next time.
+            try (PreparedStatement s = c.prepareStatement("INSERT INTO SMTP_ACCOUNT_RATE"
+                    + " (SMTP_ACCOUNT, LOCK_VERSION, DAY_START, DAY_COUNT) VALUES (?, 0, ?, 0)")) {
+                s.setString(1, account);
+                s.setTimestamp(2, Timestamp.valueOf(RateRules.dayStart(now)));
+                s.executeUpdate();
+            }
+        }
+        try (PreparedStatement s = c.prepareStatement("SELECT DAY_START, DAY_COUNT, SLOWED_LIMIT, SLOWED_AT"
+                + " FROM SMTP_ACCOUNT_RATE WHERE SMTP_ACCOUNT = ?")) {
+            s.setString(1, account);
+            try (ResultSet r = s.executeQuery()) {
+                r.next();
+                int slowedLimit = r.getInt(3);
+                boolean slowed = !r.wasNull();
+                Timestamp slowedAt = r.getTimestamp(4);
+                return new State(r.getTimestamp(1).toLocalDateTime(), r.getInt(2),
+                        slowed && slowedAt != null ? new RateRules.Slowed(slowedLimit, slowedAt.toLocalDateTime()) : null);
+            }
+        }
+    }
+
+    /** @return free-from times of slots 0 .. perMinute - 1, creating missing slot rows as free */
+    private static List<LocalDateTime> slots(Connection c, Account account, LocalDateTime now) throws SQLException {
+        LocalDateTime[] freeAt = new LocalDateTime[account.perMinute()];
+        try (PreparedStatement s = c.prepareStatement(
+                "SELECT SLOT, FREE_AT FROM SMTP_ACCOUNT_SLOT WHERE SMTP_ACCOUNT = ? AND SLOT < ?")) {
+            s.setString(1, account.name());
+            s.setInt(2, account.perMinute());
+            try (ResultSet r = s.executeQuery()) {
+                while (r.next()) {
+                    freeAt[r.getInt(1)] = r.getTimestamp(2).toLocalDateTime();
+                }
+            }
+        }
+        List<LocalDateTime> result = new ArrayList<>(freeAt.length);
+        for (int slot = 0; slot < freeAt.length; slot++) {
+            if (freeAt[slot] == null) {
+                try (PreparedStatement s = c.prepareStatement(
+                        "INSERT INTO SMTP_ACCOUNT_SLOT (SMTP_ACCOUNT, SLOT, FREE_AT) VALUES (?, ?, ?)")) {
+                    s.setString(1, account.name());
+                    s.setInt(2, slot);
+                    s.setTimestamp(3, Timestamp.valueOf(LONG_AGO));
+                    s.executeUpdate();
+                }
+                freeAt[slot] = LONG_AGO;
+            }
+            result.add(freeAt[slot]);
+        }
+        return result;
+    }
+
+    private static void setFreeAt(Connection c, String account, int slot, LocalDateTime freeAt) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement(
+                "UPDATE SMTP_ACCOUNT_SLOT SET FREE_AT = ? WHERE SMTP_ACCOUNT = ? AND SLOT = ?")) {
+            s.setTimestamp(1, Timestamp.valueOf(freeAt));
+            s.setString(2, account);
+            s.setInt(3, slot);
+            s.executeUpdate();
+        }
+    }
+
+    private static void writeSlowed(Connection c, String account, RateRules.Slowed slowed) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement(
+                "UPDATE SMTP_ACCOUNT_RATE SET SLOWED_LIMIT = ?, SLOWED_AT = ? WHERE SMTP_ACCOUNT = ?")) {
+            if (slowed == null) {
+                s.setNull(1, java.sql.Types.INTEGER);
+                s.setNull(2, java.sql.Types.TIMESTAMP);
+            } else {
+                s.setInt(1, slowed.limit());
+                s.setTimestamp(2, Timestamp.valueOf(slowed.since()));
+            }
+            s.setString(3, account);
+            s.executeUpdate();
+        }
+    }
+}

@@ -1,0 +1,98 @@
+package dev.mailqueue.account.control;
+
+import jakarta.annotation.PostConstruct;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.config.ConfigProvider;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The configured SMTP accounts ({@link AccountSettings}), read once when first used, and the routing
+ * rule: an account named on enqueue, else the account whose sender domains hold the From domain,
+ * else the default account (the first listed).
+ */
+@ApplicationScoped
+public class Accounts {
+
+    private Map<String, Account> byName;
+    private Account defaultAccount;
+
+    @PostConstruct
+    void read() {
+        Config config = ConfigProvider.getConfig(Accounts.class.getClassLoader());
+        use(AccountSettings.parse(name -> config.getOptionalValue(name, String.class)));
+    }
+
+    /**
+     * @param accounts 1 or more, the default first, e.g. from {@link AccountSettings#parse}
+     * @return the accounts outside a container, e.g. in unit tests
+     */
+    public static Accounts of(List<Account> accounts) {
+        Accounts result = new Accounts();
+        result.use(accounts);
+        return result;
+    }
+
+    private void use(List<Account> accounts) {
+        Map<String, Account> map = new LinkedHashMap<>();
+        accounts.forEach(a -> map.put(a.name(), a));
+        byName = map;
+        defaultAccount = accounts.get(0);
+    }
+
+    /** @return every account, the default first */
+    public List<Account> all() {
+        return new ArrayList<>(byName.values());
+    }
+
+    /** @return the account with that exact name, if configured */
+    public Optional<Account> find(String name) {
+        return Optional.ofNullable(name == null ? null : byName.get(name));
+    }
+
+    /** @return the account of mail that names none and whose sender domain no account claims */
+    public Account defaultAccount() {
+        return defaultAccount;
+    }
+
+    /**
+     * @param explicit    the account the caller named, or null; must be configured (see {@link #find})
+     * @param fromAddress the mail's From address, {@code local@domain}
+     * @return the account the mail is routed to
+     */
+    public Account route(String explicit, String fromAddress) {
+        if (explicit != null && !explicit.isBlank()) {
+            return find(explicit.strip()).orElseThrow(() -> new IllegalArgumentException("unknown account " + explicit));
+        }
+        int at = fromAddress == null ? -1 : fromAddress.lastIndexOf('@');
+        if (at >= 0) {
+            String domain = fromAddress.substring(at + 1).toLowerCase(Locale.ROOT);
+            for (Account account : byName.values()) {
+                if (account.senderDomains().contains(domain)) {
+                    return account;
+                }
+            }
+        }
+        return defaultAccount;
+    }
+
+    /**
+     * @param name the account a mail was routed to; null (rows queued before accounts existed) means the default
+     * @return the account followed by its failover accounts, in the order they are tried
+     * @throws IllegalArgumentException when no account of that name is configured (any more)
+     */
+    public List<Account> profile(String name) {
+        Account first = name == null ? defaultAccount : find(name).orElseThrow(() -> new IllegalArgumentException(
+                "account " + name + " is not configured (any more); configured: " + byName.keySet()));
+        List<Account> profile = new ArrayList<>();
+        profile.add(first);
+        first.failover().forEach(next -> profile.add(byName.get(next)));
+        return profile;
+    }
+}
