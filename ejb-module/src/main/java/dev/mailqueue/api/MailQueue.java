@@ -7,6 +7,10 @@ import java.util.List;
  * ({@link MailQueueRemote}). An application hands a mail over and returns at once; the queue sends it
  * later, retrying failed attempts, at the rate the SMTP server allows.
  *
+ * <p>Callers need the role {@code mail-sender} or {@code mail-admin}; without it every method throws
+ * {@code jakarta.ejb.EJBAccessException}. A sender sees and cancels only the mails it enqueued (others
+ * are "not found" to it); an administrator sees all.
+ *
  * <p>Business errors are checked {@link MailQueueException}s, so that callers of the remote view in
  * other applications receive and can catch them as their own classes.
  */
@@ -18,9 +22,11 @@ public interface MailQueue {
      *
      * @param request the mail; see {@link MailRequest} for the rules
      * @return the id and the Message-ID the mail will carry on every attempt
-     * @throws InvalidMailException when the request breaks a rule; names each field at fault
+     * @throws InvalidMailException       when the request breaks a rule; names each field at fault
+     * @throws SenderNotAllowedException when the caller may not send from the request's From address
+     *                                   (its allow-list, {@code mailqueue.security.allowed-from.<user>})
      */
-    EnqueueReceipt enqueue(MailRequest request) throws InvalidMailException;
+    EnqueueReceipt enqueue(MailRequest request) throws InvalidMailException, SenderNotAllowedException;
 
     /**
      * Queues up to {@link MailLimits#BATCH} mails at once, all or nothing, in the caller's transaction
@@ -31,13 +37,15 @@ public interface MailQueue {
      * @throws InvalidMailException when the list is empty or too long, or any mail breaks a rule; each
      *                              field is named with the mail's index, e.g. {@code [3].to[0]}, and
      *                              no mail is queued
+     * @throws SenderNotAllowedException when the caller may not send from a mail's From address; each
+     *                                   is named as {@code [index].from}, and no mail is queued
      */
-    List<EnqueueReceipt> enqueueAll(List<MailRequest> requests) throws InvalidMailException;
+    List<EnqueueReceipt> enqueueAll(List<MailRequest> requests) throws InvalidMailException, SenderNotAllowedException;
 
     /**
      * @param id the id from {@link EnqueueReceipt#getId()}
      * @return the mail's status, attempt log and envelope
-     * @throws MailNotFoundException when no mail has this id
+     * @throws MailNotFoundException when no mail has this id that the caller may see
      */
     MailView find(long id) throws MailNotFoundException;
 

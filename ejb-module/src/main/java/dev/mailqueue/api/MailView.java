@@ -30,6 +30,7 @@ public class MailView implements Serializable {
     private String lastAttemptAt;
     private String sentAt;
     private String lastError;
+    private String enqueuedBy;
     private List<AttemptView> attempts = new ArrayList<>();
 
     /** For JSON-B. */
@@ -160,7 +161,16 @@ public class MailView implements Serializable {
         this.lastError = lastError;
     }
 
-    /** @return the attempt log, oldest first */
+    /** @return the user that enqueued the mail, or null for mail queued before it was recorded */
+    public String getEnqueuedBy() {
+        return enqueuedBy;
+    }
+
+    public void setEnqueuedBy(String enqueuedBy) {
+        this.enqueuedBy = enqueuedBy;
+    }
+
+    /** @return the attempt log, oldest first; empty in search results */
     public List<AttemptView> getAttempts() {
         return attempts;
     }

@@ -12,6 +12,7 @@ import jakarta.mail.MessagingException;
 import jakarta.mail.Session;
 
 import java.io.Serializable;
+import java.time.Duration;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,6 +45,9 @@ public class MailDispatchWriter extends AbstractItemWriter {
     @Inject
     DeliveryRecorder recorder;
 
+    @Inject
+    DispatchMetrics metrics;
+
     private SmtpConnection connection;
     private RetryPolicy policy;
     private String owner;
@@ -70,10 +74,13 @@ public class MailDispatchWriter extends AbstractItemWriter {
             return new DeliveryOutcome(mail.mailId(), mail.attemptsRemaining(), started, Utc.now(), false,
                     SmtpReply.NONE, mail.composeError());
         }
+        long sending = System.nanoTime();
         try {
             SmtpReply reply = connection.send(mail.message());
+            metrics.sent(Duration.ofNanos(System.nanoTime() - sending), true);
             return new DeliveryOutcome(mail.mailId(), mail.attemptsRemaining(), started, Utc.now(), true, reply, null);
         } catch (MessagingException e) {
+            metrics.sent(Duration.ofNanos(System.nanoTime() - sending), false);
             return new DeliveryOutcome(mail.mailId(), mail.attemptsRemaining(), started, Utc.now(), false,
                     SmtpReply.of(e), describe(e));
         }

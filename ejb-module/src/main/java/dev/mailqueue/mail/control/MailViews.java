@@ -37,6 +37,7 @@ public final class MailViews {
         view.setLastAttemptAt(Utc.toInstant(mail.getLastAttemptAt()));
         view.setSentAt(Utc.toInstant(mail.getSentAt()));
         view.setLastError(mail.getLastError());
+        view.setEnqueuedBy(mail.getEnqueuedBy());
         view.setAttempts(attempts.stream().map(MailViews::of).collect(ArrayList::new, List::add, List::addAll));
         return view;
     }

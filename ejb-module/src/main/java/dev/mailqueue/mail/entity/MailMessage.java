@@ -122,6 +122,9 @@ public class MailMessage {
     @Column(name = "LAST_ERROR")
     private String lastError;
 
+    @Column(name = "ENQUEUED_BY", updatable = false)
+    private String enqueuedBy;
+
     public Long getId() {
         return id;
     }
@@ -285,5 +288,14 @@ public class MailMessage {
 
     public void setLastError(String lastError) {
         this.lastError = lastError;
+    }
+
+    /** @return the user that enqueued the mail (its principal name), or null for mail queued before V4 */
+    public String getEnqueuedBy() {
+        return enqueuedBy;
+    }
+
+    public void setEnqueuedBy(String enqueuedBy) {
+        this.enqueuedBy = enqueuedBy;
     }
 }
