@@ -7,9 +7,14 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import org.openqa.selenium.PageLoadStrategy;
 import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.UsernameAndPassword;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
+import org.openqa.selenium.bidi.module.Network;
+import org.openqa.selenium.bidi.network.AddInterceptParameters;
+import org.openqa.selenium.bidi.network.InterceptPhase;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
@@ -23,6 +28,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -40,6 +48,8 @@ class DashboardIT extends QueueServerIT {
     private static final String BROWSER = System.getProperty("it.chromium", "/usr/bin/chromium");
 
     private WebDriver browser;
+    private Network network;
+    private final CountDownLatch loggedIn = new CountDownLatch(1);
     private Path profile;
 
     @BeforeEach
@@ -53,11 +63,30 @@ class DashboardIT extends QueueServerIT {
                         "--disable-dev-shm-usage", "--user-data-dir=" + profile);
         ChromeDriverService service = new ChromeDriverService.Builder()
                 .usingDriverExecutable(new File(DRIVER)).usingAnyFreePort().build();
+        options.setCapability("webSocketUrl", true); // WebDriver BiDi, for the login below
+        // get() returns at once: while a classic navigation waits, chromedriver does not process the BiDi
+        // command that answers the navigation's own authentication challenge. The test waits for the
+        // page itself (body[data-loaded]).
+        options.setPageLoadStrategy(PageLoadStrategy.NONE);
         browser = new ChromeDriver(service, options);
+        // The operator types admin's name and password when the browser asks (HTTP Basic): BiDi answers
+        // the browser's authentication challenges, for the page and for its API calls alike.
+        network = new Network(browser);
+        network.addIntercept(new AddInterceptParameters(InterceptPhase.AUTH_REQUIRED));
+        // Answered off the event thread: a BiDi command sent from an event handler waits for its reply on
+        // the thread that would deliver it.
+        network.onAuthRequired(challenge -> CompletableFuture.runAsync(() -> {
+            network.continueWithAuth(challenge.getRequest().getRequestId(),
+                    new UsernameAndPassword(TestUser.ADMIN.name(), TestUser.ADMIN.password()));
+            loggedIn.countDown();
+        }));
     }
 
     @AfterEach
     void closeBrowser() throws IOException {
+        if (network != null) {
+            network.close();
+        }
         if (browser != null) {
             browser.quit();
         }
@@ -69,7 +98,7 @@ class DashboardIT extends QueueServerIT {
     }
 
     @Test
-    void anOperatorSeesTheNumbersAndRequeuesAndCancelsMailsWithAClick() {
+    void anOperatorSeesTheNumbersAndRequeuesAndCancelsMailsWithAClick() throws InterruptedException {
         Instant later = Instant.now().plusSeconds(3600);
         EnqueueReceipt withdrawn = QueueApi.enqueue(new MailRequest().from("alice@sender.example")
                 .to("dash-withdrawn@to.example").subject("cancelled by mistake").text("x").notBefore(later));
@@ -77,8 +106,10 @@ class DashboardIT extends QueueServerIT {
         EnqueueReceipt waiting = QueueApi.enqueue(new MailRequest().from("alice@sender.example")
                 .to("dash-waiting@to.example").subject("<b>not</b> to be sent").text("x").notBefore(later));
 
-        browser.get(QueueApi.BASE.replace("://", "://" + TestUser.ADMIN.name() + ":" + TestUser.ADMIN.password() + "@")
-                + "/admin/");
+        browser.get(QueueApi.BASE + "/admin/");
+        // No classic command until the login is answered: chromedriver would hold it, and the answer
+        // behind it, until the navigation ends.
+        assertThat(loggedIn.await(30, TimeUnit.SECONDS)).as("the browser asked for a login").isTrue();
         // The tables are rebuilt every 5 s, so an element found a moment ago may be gone: look again.
         WebDriverWait wait = (WebDriverWait) new WebDriverWait(browser, Duration.ofSeconds(30))
                 .ignoring(StaleElementReferenceException.class);

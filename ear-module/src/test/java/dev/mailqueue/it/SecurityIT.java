@@ -53,8 +53,9 @@ class SecurityIT extends QueueServerIT {
         assertThat(QueueApi.postAs(TestUser.SENDER, QueueApi.BASE, "/api/admin/mails/requeue",
                 "{\"statuses\":[\"FAILED\"]}").statusCode()).isEqualTo(403);
         assertThat(QueueApi.getAs(TestUser.SENDER, QueueApi.HTTPS_BASE, "/metrics").statusCode()).isEqualTo(403);
+        // Liberty's /ibm/api answers a user outside the administrator role 401 (log in as someone else).
         assertThat(QueueApi.getAs(TestUser.SENDER, QueueApi.HTTPS_BASE, "/ibm/api/batch/jobinstances")
-                .statusCode()).isEqualTo(403);
+                .statusCode()).isIn(401, 403);
         assertThat(QueueApi.storedMails()).isEqualTo(stored);
     }
 

@@ -8,21 +8,32 @@ import dev.mailqueue.mail.entity.MailMessage;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceException;
 import jakarta.persistence.criteria.CriteriaBuilder;
-import jakarta.persistence.criteria.CriteriaDelete;
-import jakarta.persistence.criteria.CriteriaUpdate;
+import jakarta.persistence.criteria.CriteriaQuery;
 import jakarta.persistence.criteria.Root;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Timestamp;
 import java.time.LocalDateTime;
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
- * The operator's actions on many mails at once, each one SQL statement over the rows a filter matches,
- * restricted to the statuses the action applies to. None ever touches a SENDING row: its claimer holds
- * the lease and will record the outcome.
+ * The operator's actions on many mails at once. The filter picks the ids (the same criteria as a
+ * search, restricted to the statuses the action applies to); then one UPDATE or DELETE per
+ * {@value #CHUNK} ids changes them, each still guarded by the status, so a row a claimer took meanwhile
+ * is left alone, and the driver's row counts are the answer. None ever touches a SENDING row: its
+ * claimer holds the lease and will record the outcome.
+ *
+ * <p>Plain JDBC on the transaction's connection, not JPQL bulk updates: with the persistence unit's
+ * JDBC batch writing EclipseLink reports 1 for any bulk update, and the operator is told the count.
  */
 @ApplicationScoped
 public class BulkActions {
@@ -36,6 +47,9 @@ public class BulkActions {
 
     /** Statuses a mail can be deleted in: all but SENDING. */
     public static final Set<MailStatus> DELETABLE = EnumSet.complementOf(EnumSet.of(MailStatus.SENDING));
+
+    /** Ids per statement: well below the bind-parameter limits of every database (SQL Server: 2,100). */
+    static final int CHUNK = 500;
 
     @Inject
     @ConfigProperty(name = "mailqueue.delivery.max-attempts", defaultValue = "5")
@@ -51,22 +65,15 @@ public class BulkActions {
      * @param now    UTC now
      * @return rows changed
      * @throws InvalidFilterException when the filter is empty
+     * @throws PersistenceException   when the database refuses the update
      */
     public int requeue(EntityManager em, MailFilter filter, LocalDateTime now) throws InvalidFilterException {
-        requireCriteria(filter);
-        CriteriaBuilder cb = em.getCriteriaBuilder();
-        CriteriaUpdate<MailMessage> update = cb.createCriteriaUpdate(MailMessage.class);
-        Root<MailMessage> mail = update.from(MailMessage.class);
-        if (MailCriteria.statuses(filter, REQUEUEABLE).isEmpty()) {
-            return 0;
-        }
-        update.set(mail.<MailStatus>get("status"), MailStatus.QUEUED)
-                .set(mail.<Integer>get("attemptsRemaining"), Math.max(1, maxAttempts))
-                .set(mail.<LocalDateTime>get("notBefore"), now)
-                .set(mail.<String>get("leaseOwner"), cb.nullLiteral(String.class))
-                .set(mail.<LocalDateTime>get("leaseExpiresAt"), cb.nullLiteral(LocalDateTime.class))
-                .where(MailCriteria.of(cb, update, mail, filter, REQUEUEABLE));
-        return em.createQuery(update).executeUpdate();
+        return apply(em, filter, REQUEUEABLE, "UPDATE MAIL_MESSAGE SET STATUS = 'QUEUED', ATTEMPTS_REMAINING = ?,"
+                + " NOT_BEFORE = ?, LEASE_OWNER = NULL, LEASE_EXPIRES_AT = NULL", statement -> {
+                    statement.setInt(1, Math.max(1, maxAttempts));
+                    statement.setTimestamp(2, Timestamp.valueOf(now));
+                    return 2;
+                });
     }
 
     /**
@@ -76,18 +83,10 @@ public class BulkActions {
      * @param filter which mails; must not be empty
      * @return rows changed
      * @throws InvalidFilterException when the filter is empty
+     * @throws PersistenceException   when the database refuses the update
      */
     public int cancel(EntityManager em, MailFilter filter) throws InvalidFilterException {
-        requireCriteria(filter);
-        if (MailCriteria.statuses(filter, CANCELLABLE).isEmpty()) {
-            return 0;
-        }
-        CriteriaBuilder cb = em.getCriteriaBuilder();
-        CriteriaUpdate<MailMessage> update = cb.createCriteriaUpdate(MailMessage.class);
-        Root<MailMessage> mail = update.from(MailMessage.class);
-        update.set(mail.<MailStatus>get("status"), MailStatus.CANCELLED)
-                .where(MailCriteria.of(cb, update, mail, filter, CANCELLABLE));
-        return em.createQuery(update).executeUpdate();
+        return apply(em, filter, CANCELLABLE, "UPDATE MAIL_MESSAGE SET STATUS = 'CANCELLED'", statement -> 0);
     }
 
     /**
@@ -97,17 +96,51 @@ public class BulkActions {
      * @param filter which mails; must not be empty
      * @return mails deleted
      * @throws InvalidFilterException when the filter is empty
+     * @throws PersistenceException   when the database refuses the delete
      */
     public int delete(EntityManager em, MailFilter filter) throws InvalidFilterException {
+        return apply(em, filter, DELETABLE, "DELETE FROM MAIL_MESSAGE", statement -> 0);
+    }
+
+    private int apply(EntityManager em, MailFilter filter, Set<MailStatus> allowed, String statement,
+                      Binder binder) throws InvalidFilterException {
         requireCriteria(filter);
-        if (MailCriteria.statuses(filter, DELETABLE).isEmpty()) {
+        List<Long> ids = ids(em, filter, allowed);
+        if (ids.isEmpty()) {
             return 0;
         }
+        String statuses = allowed.stream().map(s -> "'" + s.name() + "'").collect(Collectors.joining(", "));
+        Connection connection = em.unwrap(Connection.class);
+        int changed = 0;
+        try {
+            for (int from = 0; from < ids.size(); from += CHUNK) {
+                List<Long> chunk = ids.subList(from, Math.min(ids.size(), from + CHUNK));
+                String sql = statement + " WHERE ID IN (" + String.join(", ", Collections.nCopies(chunk.size(), "?"))
+                        + ") AND STATUS IN (" + statuses + ")";
+                try (PreparedStatement update = connection.prepareStatement(sql)) {
+                    int index = binder.bind(update);
+                    for (Long id : chunk) {
+                        update.setLong(++index, id);
+                    }
+                    changed += update.executeUpdate();
+                }
+            }
+        } catch (SQLException e) {
+            throw new PersistenceException("could not change " + ids.size() + " mails", e);
+        }
+        return changed;
+    }
+
+    /** @return ids of the mails the filter matches among those in {@code allowed} statuses */
+    private static List<Long> ids(EntityManager em, MailFilter filter, Set<MailStatus> allowed) {
+        if (MailCriteria.statuses(filter, allowed).isEmpty()) {
+            return List.of();
+        }
         CriteriaBuilder cb = em.getCriteriaBuilder();
-        CriteriaDelete<MailMessage> delete = cb.createCriteriaDelete(MailMessage.class);
-        Root<MailMessage> mail = delete.from(MailMessage.class);
-        delete.where(MailCriteria.of(cb, delete, mail, filter, DELETABLE));
-        return em.createQuery(delete).executeUpdate();
+        CriteriaQuery<Long> select = cb.createQuery(Long.class);
+        Root<MailMessage> mail = select.from(MailMessage.class);
+        select.select(mail.get("id")).where(MailCriteria.of(cb, select, mail, filter, allowed));
+        return em.createQuery(select).getResultList();
     }
 
     /** A bulk action without criteria would hit the whole table: refuse it; "all FAILED" is a criterion. */
@@ -119,8 +152,10 @@ public class BulkActions {
         }
     }
 
-    /** @return the attempts a requeued mail gets: {@code mailqueue.delivery.max-attempts}, at least 1 */
-    public int attemptsOnRequeue() {
-        return Math.max(1, maxAttempts);
+    /** Binds the statement's own parameters, before the ids. */
+    @FunctionalInterface
+    private interface Binder {
+        /** @return how many parameters it bound */
+        int bind(PreparedStatement statement) throws SQLException;
     }
 }
