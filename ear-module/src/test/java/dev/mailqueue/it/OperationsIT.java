@@ -27,6 +27,7 @@ class OperationsIT extends QueueServerIT {
         HttpResponse<String> ready = QueueApi.getAs(null, QueueApi.BASE, "/health/ready");
         assertThat(ready.statusCode()).as(ready.body()).isEqualTo(200);
         assertThat(checks(ready.body())).containsEntry("database", "UP").containsEntry("smtp", "UP");
+        assertThat(ready.body()).contains("\"server\":\"127.0.0.1:" + SmtpCatcher.PORT + "\"");
 
         SMTP.stop();
         try {

@@ -24,7 +24,10 @@ public class SmtpReadiness implements HealthCheck {
 
     @Override
     public HealthCheckResponse call() {
-        String server = session.getProperty("mail.smtp.host") + ":" + session.getProperty("mail.smtp.port");
+        // Liberty's <mailSession host=".."> sets mail.host; a <property> may set mail.smtp.host instead.
+        String host = session.getProperty("mail.smtp.host");
+        String server = (host == null ? session.getProperty("mail.host") : host) + ":"
+                + session.getProperty("mail.smtp.port");
         try (Transport transport = session.getTransport()) {
             transport.connect();
             return HealthCheckResponse.named("smtp").up().withData("server", server).build();
