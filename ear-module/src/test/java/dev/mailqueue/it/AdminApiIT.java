@@ -99,6 +99,26 @@ class AdminApiIT extends QueueServerIT {
     }
 
     @Test
+    void onlyTheMailsThatBouncedAreResent() {
+        String domain = marker();
+        List<EnqueueReceipt> mails = enqueueLater(domain, 2);
+        EnqueueReceipt bounced = mails.get(0);
+        EnqueueReceipt deferred = mails.get(1);
+        failAs(bounced, 550);  // RFC 5321 4.2.1: 5yz, permanent: the mail bounced
+        failAs(deferred, 421); // 4yz, transient
+
+        assertThat(ids(search("recipient=" + domain + "&bounced=true"))).containsExactly(bounced.getId());
+        assertThat(ids(search("recipient=" + domain + "&bounced=false"))).containsExactly(deferred.getId());
+        assertThat(bulk("requeue", "{\"statuses\":[\"FAILED\"],\"bounced\":true,\"recipient\":\"" + domain + "\"}"))
+                .isEqualTo(1);
+
+        QueueApi.awaitStatus(bounced.getId(), MailStatus.SENT, Duration.ofSeconds(30));
+        await().atMost(Duration.ofSeconds(10)).until(() -> SMTP.countWithMessageId(bounced.getMessageId()) == 1);
+        assertThat(QueueApi.find(deferred.getId()).getStatus()).isEqualTo(MailStatus.FAILED);
+        assertThat(SMTP.countWithMessageId(deferred.getMessageId())).isZero();
+    }
+
+    @Test
     void cancelAndDeleteByFilterReportRowsChangedAndSingleActionsRespectTheStatus() {
         String domain = marker();
         List<EnqueueReceipt> queued = enqueueLater(domain, 3);
@@ -158,6 +178,12 @@ class AdminApiIT extends QueueServerIT {
         assertThat(((Number) stats.get("oldestQueuedSeconds")).longValue()).isGreaterThanOrEqualTo(0);
         assertThat((List<?>) stats.get("accounts")).hasSize(1);
         assertThat(stats).containsKeys("topFailureReasons", "hours", "generatedAt");
+    }
+
+    /** Leaves a QUEUED mail FAILED after one attempt the SMTP server answered with {@code code}. */
+    private static void failAs(EnqueueReceipt mail, int code) {
+        HttpResponse<String> failed = QueueApi.postForm("/probe/db?op=fail&id=" + mail.getId() + "&code=" + code);
+        assertThat(failed.body().strip()).as(failed.body()).isEqualTo("1");
     }
 
     private static String marker() {
