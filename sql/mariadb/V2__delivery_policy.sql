@@ -11,8 +11,9 @@ ALTER TABLE MAIL_ATTEMPT ADD CONSTRAINT MAIL_ATTEMPT_OUTCOME_CK CHECK (OUTCOME I
 -- Lifetime: UTC time after which the mail is EXPIRED instead of sent; the earlier of the caller's
 -- expires-at and created-at plus the queue's maximum lifetime.
 ALTER TABLE MAIL_MESSAGE ADD COLUMN EXPIRES_AT DATETIME(6);
--- Idempotency: a caller's key for one enqueue; a repeat with the same key returns the mail already queued.
-ALTER TABLE MAIL_MESSAGE ADD COLUMN IDEMPOTENCY_KEY VARCHAR(255);
+-- Idempotency: "<user>TAB<key>", a caller's key for one enqueue (up to 255) scoped to the user who
+-- enqueued (up to 256); a repeat by the same user with the same key returns the mail already queued.
+ALTER TABLE MAIL_MESSAGE ADD COLUMN IDEMPOTENCY_KEY VARCHAR(512);
 -- In doubt: set (UTC) just before the claimer starts the SMTP transaction for the row, cleared when the
 -- outcome is recorded. A lease that expires with it set may have been sent.
 ALTER TABLE MAIL_MESSAGE ADD COLUMN SEND_STARTED_AT DATETIME(6);

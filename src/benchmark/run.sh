@@ -112,7 +112,8 @@ say "starting the server: mvn -P run,postgresql (log: $out/server.log)"
         -Dliberty.var.mailqueue.smtp.port=$SINK_PORT \
         -Dliberty.var.mailqueue.dispatch.claimers="$CLAIMERS" \
         -Dliberty.var.mailqueue.dispatch.batch-size="$BATCH_SIZE" \
-        -Dliberty.var.mailqueue.dispatch.interval.ms="$INTERVAL_MS"
+        -Dliberty.var.mailqueue.dispatch.interval.ms="$INTERVAL_MS" \
+        -Dliberty.var.mailqueue.security.allowed-from.sender=@mailqueue.test
 ) > "$out/server.log" 2>&1 &
 mvn_pid=$!
 for ((i = 0; ; i++)); do
@@ -140,7 +141,7 @@ dispatch_config=$(grep -o 'mail dispatch every.*' "$messages" | tail -1 || true)
 [[ -n $dispatch_config ]] || { grep -E ' E |CWWKZ' "$messages" | tail -20; die "the application did not start"; }
 # The REST API is up once an unknown mail gets the application's problem+json 404.
 for ((i = 0; ; i++)); do
-    [[ $(curl -s -o /dev/null -w '%{content_type}' "http://localhost:$HTTP_PORT/api/mails/0") == application/problem+json* ]] && break
+    [[ $(curl -s -u sender:sender -o /dev/null -w '%{content_type}' "http://localhost:$HTTP_PORT/api/mails/0") == application/problem+json* ]] && break
     (( i < 90 )) || die "the REST API did not come up"
     sleep 1
 done

@@ -3,20 +3,15 @@ package dev.mailqueue.it;
 import dev.mailqueue.it.apps.CallerServlet;
 import dev.mailqueue.it.apps.ProbeServlet;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
-import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 
-import java.io.File;
-
-/** What the integration tests deploy: the real EAR as built, and the two helper applications. */
+/**
+ * What the integration tests deploy beside the queue: the two helper applications. (The queue's EAR is
+ * configured in the test server's server.xml and started with it.)
+ */
 final class Deployments {
 
     private Deployments() {
-    }
-
-    /** @return mailqueue.ear exactly as the build produced it */
-    static EnterpriseArchive queue() {
-        return ShrinkWrap.createFromZipFile(EnterpriseArchive.class, new File(System.getProperty("it.ear")));
     }
 
     /** @return probe.war: reads and arranges queue rows over JDBC */

@@ -1,5 +1,6 @@
 package dev.mailqueue.it;
 
+import dev.mailqueue.api.AttemptView;
 import dev.mailqueue.api.EnqueueReceipt;
 import dev.mailqueue.api.MailRequest;
 import dev.mailqueue.api.MailStatus;
@@ -23,14 +24,19 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-/** The test's HTTP client of the running server: the REST API and the probe application. */
+/**
+ * The test's HTTP client of the running server: the REST API and the probe application. Requests go
+ * as {@link TestUser#SENDER} unless a method takes another user (or none, to test the 401).
+ */
 final class QueueApi {
 
     static final String BASE = "http://localhost:" + System.getProperty("it.http.port", "9181");
+    static final String HTTPS_BASE = "https://localhost:" + System.getProperty("it.https.port", "9543");
 
-    private static final HttpClient HTTP = HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1) // no h2c upgrade: Liberty may answer it with GOAWAY under load
-            .connectTimeout(Duration.ofSeconds(10)).build();
+    // HTTP/1.1: with the JDK client's default h2c upgrade, Liberty 26.0.0.3 answered concurrent
+    // authenticated POSTs with GOAWAY (and logged NPEs in its HTTP channel).
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10))
+            .version(HttpClient.Version.HTTP_1_1).sslContext(TrustingTls.context()).build();
     // As the server's JSON-B: attachment content as base64.
     private static final Jsonb JSON = JsonbBuilder.create(new JsonbConfig().withBinaryDataStrategy(BinaryDataStrategy.BASE_64));
 
@@ -49,18 +55,23 @@ final class QueueApi {
 
     /** POSTs a JSON body to a path of the server at {@code base}, e.g. the second server. */
     static HttpResponse<String> postTo(String base, String path, String json) {
-        return send(HttpRequest.newBuilder(URI.create(base + path))
+        return postAs(TestUser.SENDER, base, path, json);
+    }
+
+    /** POSTs a JSON body as {@code user} (null: without credentials). */
+    static HttpResponse<String> postAs(TestUser user, String base, String path, String json) {
+        return send(user, HttpRequest.newBuilder(URI.create(base + path))
                 .header("Content-Type", "application/json")
                 .header("Accept", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(json)).build());
+                .POST(HttpRequest.BodyPublishers.ofString(json)));
     }
 
     /** POSTs a mail to /api/mails with an {@code Idempotency-Key} header. */
     static HttpResponse<String> postWithKey(String json, String idempotencyKey) {
-        return send(HttpRequest.newBuilder(URI.create(BASE + "/api/mails"))
+        return send(TestUser.SENDER, HttpRequest.newBuilder(URI.create(BASE + "/api/mails"))
                 .header("Content-Type", "application/json")
                 .header("Idempotency-Key", idempotencyKey)
-                .POST(HttpRequest.BodyPublishers.ofString(json)).build());
+                .POST(HttpRequest.BodyPublishers.ofString(json)));
     }
 
     /** @return a receipt from a JSON body */
@@ -94,18 +105,27 @@ final class QueueApi {
     }
 
     static HttpResponse<String> getFrom(String base, String path) {
-        return send(HttpRequest.newBuilder(URI.create(base + path)).GET().build());
+        return getAs(TestUser.SENDER, base, path);
+    }
+
+    /** GETs {@code base + path} as {@code user} (null: without credentials). */
+    static HttpResponse<String> getAs(TestUser user, String base, String path) {
+        return send(user, HttpRequest.newBuilder(URI.create(base + path)).GET());
     }
 
     /** Sends a request without a body, e.g. DELETE. */
     static HttpResponse<String> send(String method, String path) {
-        return send(HttpRequest.newBuilder(URI.create(BASE + path))
-                .method(method, HttpRequest.BodyPublishers.noBody()).build());
+        return sendAs(TestUser.SENDER, method, path);
+    }
+
+    /** Sends a request without a body as {@code user} (null: without credentials). */
+    static HttpResponse<String> sendAs(TestUser user, String method, String path) {
+        return send(user, HttpRequest.newBuilder(URI.create(BASE + path))
+                .method(method, HttpRequest.BodyPublishers.noBody()));
     }
 
     static HttpResponse<String> postForm(String path) {
-        return send(HttpRequest.newBuilder(URI.create(BASE + path))
-                .POST(HttpRequest.BodyPublishers.noBody()).build());
+        return sendAs(TestUser.SENDER, "POST", path);
     }
 
     /** @return the request as the JSON body of POST /api/mails */
@@ -116,6 +136,11 @@ final class QueueApi {
     /** @return the receipts of a batch answer */
     static List<EnqueueReceipt> receipts(String body) {
         return JSON.fromJson(body, new ArrayList<EnqueueReceipt>() { }.getClass().getGenericSuperclass());
+    }
+
+    /** @return an attempt log, the body of GET /api/admin/mails/{id}/attempts */
+    static List<AttemptView> attempts(String body) {
+        return JSON.fromJson(body, new ArrayList<AttemptView>() { }.getClass().getGenericSuperclass());
     }
 
     /** @return a JSON object body as a map */
@@ -138,9 +163,12 @@ final class QueueApi {
         return Long.parseLong(response.body().strip());
     }
 
-    private static HttpResponse<String> send(HttpRequest request) {
+    private static HttpResponse<String> send(TestUser user, HttpRequest.Builder request) {
+        if (user != null) {
+            request.header("Authorization", user.basic());
+        }
         try {
-            return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+            return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {

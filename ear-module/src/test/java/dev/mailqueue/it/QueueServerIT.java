@@ -4,7 +4,6 @@ import dev.mailqueue.api.EnqueueReceipt;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -21,8 +20,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * What every integration test class runs against: the real EAR on the Liberty test server, beside it
- * the probe and caller applications, and a GreenMail SMTP server in this JVM that the test server's
+ * What every integration test class runs against: the real EAR on the Liberty test server (configured
+ * in its server.xml with the role mapping, as in production; the build puts it into apps/), beside it
+ * the probe and caller applications deployed by Arquillian, and a GreenMail SMTP server in this JVM that the test server's
  * mail session points at (started before each class's tests; a test may stop and restart it).
  * Tests run as a client of the server: HTTP and SMTP only.
  */
@@ -32,20 +32,15 @@ abstract class QueueServerIT {
 
     static final SmtpCatcher SMTP = new SmtpCatcher();
 
-    /** The test server's name (build property {@code mailqueue.server.name}). */
+    /** The Liberty test server's name, as the build created it. */
     static final String SERVER_NAME = System.getProperty("it.server.name", "mailqueue-it");
 
-    @Deployment(name = "queue", order = 1, testable = false)
-    static EnterpriseArchive queue() {
-        return Deployments.queue();
-    }
-
-    @Deployment(name = "probe", order = 2, testable = false)
+    @Deployment(name = "probe", order = 1, testable = false)
     static WebArchive probe() {
         return Deployments.probe();
     }
 
-    @Deployment(name = "caller", order = 3, testable = false)
+    @Deployment(name = "caller", order = 2, testable = false)
     static WebArchive caller() {
         return Deployments.caller();
     }

@@ -12,7 +12,7 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Another enterprise application (caller.war) uses the queue's remote EJB, looked up by its
- * java:global name, inside its own JTA transaction: a commit queues and delivers the mail, a
+ * java:global name, as the user its request authenticated as (the test sender), inside its own JTA transaction: a commit queues and delivers the mail, a
  * rollback queues nothing (transactional outbox), invalid input is an exception naming the field.
  */
 class RemoteEjbIT extends QueueServerIT {

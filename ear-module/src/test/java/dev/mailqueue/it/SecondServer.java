@@ -14,7 +14,7 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * A second Liberty server beside the Arquillian-managed one, set up and run by the test that needs it:
- * {@code <server name>2} in the same runtime, with the configuration the build prepared in
+ * named as the test server plus {@code 2} ({@code mailqueue-it2}) in the same runtime, with the configuration the build prepared in
  * {@code target/it2-server-config} (the test server's, on other ports), the same bootstrap properties
  * (so the same database), and the same EAR. Created with Liberty's own {@code server} script.
  */
@@ -45,9 +45,7 @@ final class SecondServer implements AutoCloseable {
         Files.createDirectories(dir.resolve("apps"));
         Files.copy(Path.of(System.getProperty("it.ear")), dir.resolve("apps").resolve("mailqueue.ear"),
                 StandardCopyOption.REPLACE_EXISTING);
-        Path defaults = Files.createDirectories(dir.resolve("configDropins").resolve("defaults"));
-        Files.writeString(defaults.resolve("mailqueue-app.xml"),
-                "<server><enterpriseApplication id=\"mailqueue\" name=\"mailqueue\" location=\"mailqueue.ear\"/></server>\n");
+        // server.xml configures apps/mailqueue.ear, with its role mapping.
         run("start");
         await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
                 .until(() -> {

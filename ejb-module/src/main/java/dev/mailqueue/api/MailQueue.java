@@ -7,6 +7,10 @@ import java.util.List;
  * ({@link MailQueueRemote}). An application hands a mail over and returns at once; the queue sends it
  * later, retrying failed attempts, at the rate the SMTP server allows.
  *
+ * <p>Callers need the role {@code mail-sender} or {@code mail-admin}; without it every method throws
+ * {@code jakarta.ejb.EJBAccessException}. A sender sees and cancels only the mails it enqueued (others
+ * are "not found" to it); an administrator sees all.
+ *
  * <p>Business errors are checked {@link MailQueueException}s, so that callers of the remote view in
  * other applications receive and can catch them as their own classes.
  */
@@ -18,13 +22,15 @@ public interface MailQueue {
      *
      * @param request the mail; see {@link MailRequest} for the rules
      * @return the id and the Message-ID the mail will carry on every attempt
-     * @throws InvalidMailException when the request breaks a rule; names each field at fault
+     * @throws InvalidMailException       when the request breaks a rule; names each field at fault
+     * @throws SenderNotAllowedException when the caller may not send from the request's From address
+     *                                   (its allow-list, {@code mailqueue.security.allowed-from.<user>})
      */
-    EnqueueReceipt enqueue(MailRequest request) throws InvalidMailException;
+    EnqueueReceipt enqueue(MailRequest request) throws InvalidMailException, SenderNotAllowedException;
 
     /**
-     * Queues one mail at most once per idempotency key, like {@link #enqueue(MailRequest)}: when a mail
-     * was already queued with this key, nothing new is queued and its receipt is returned, marked
+     * Queues one mail at most once per idempotency key and caller, like {@link #enqueue(MailRequest)}:
+     * when the caller already queued a mail with this key, nothing new is queued and its receipt is returned, marked
      * {@link EnqueueReceipt#isDuplicate() duplicate} (whatever the request says now). For callers that
      * may send the same request twice, e.g. a user double-clicking "Send" or a retry after a timeout.
      * Keys are kept as long as their mail (retention deletes both).
@@ -35,11 +41,12 @@ public interface MailQueue {
      * @return the new mail's receipt, or the earlier one's
      * @throws InvalidMailException         when the request breaks a rule or the key is malformed
      *                                      (field {@code idempotencyKey})
+     * @throws SenderNotAllowedException    when the caller may not send from the request's From address
      * @throws IdempotencyConflictException when a concurrent enqueue with the same key committed first;
      *                                      the transaction rolls back, and calling again returns its mail
      */
     EnqueueReceipt enqueue(MailRequest request, String idempotencyKey)
-            throws InvalidMailException, IdempotencyConflictException;
+            throws InvalidMailException, SenderNotAllowedException, IdempotencyConflictException;
 
     /**
      * Queues up to {@link MailLimits#BATCH} mails at once, all or nothing, in the caller's transaction
@@ -50,13 +57,15 @@ public interface MailQueue {
      * @throws InvalidMailException when the list is empty or too long, or any mail breaks a rule; each
      *                              field is named with the mail's index, e.g. {@code [3].to[0]}, and
      *                              no mail is queued
+     * @throws SenderNotAllowedException when the caller may not send from a mail's From address; each
+     *                                   is named as {@code [index].from}, and no mail is queued
      */
-    List<EnqueueReceipt> enqueueAll(List<MailRequest> requests) throws InvalidMailException;
+    List<EnqueueReceipt> enqueueAll(List<MailRequest> requests) throws InvalidMailException, SenderNotAllowedException;
 
     /**
      * @param id the id from {@link EnqueueReceipt#getId()}
      * @return the mail's status, attempt log and envelope
-     * @throws MailNotFoundException when no mail has this id
+     * @throws MailNotFoundException when no mail has this id that the caller may see
      */
     MailView find(long id) throws MailNotFoundException;
 

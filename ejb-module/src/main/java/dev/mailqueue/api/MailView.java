@@ -33,6 +33,7 @@ public class MailView implements Serializable {
     private String sentAt;
     private String lastError;
     private String account;
+    private String enqueuedBy;
     private List<AttemptView> attempts = new ArrayList<>();
     private String expiresAt;
     private Long copyOf;
@@ -177,7 +178,16 @@ public class MailView implements Serializable {
         this.account = account;
     }
 
-    /** @return the attempt log, oldest first */
+    /** @return the user that enqueued the mail, or null for mail queued before it was recorded */
+    public String getEnqueuedBy() {
+        return enqueuedBy;
+    }
+
+    public void setEnqueuedBy(String enqueuedBy) {
+        this.enqueuedBy = enqueuedBy;
+    }
+
+    /** @return the attempt log, oldest first; empty in search results */
     public List<AttemptView> getAttempts() {
         return attempts;
     }

@@ -2,10 +2,13 @@ package dev.mailqueue.it.apps;
 
 import dev.mailqueue.api.EnqueueReceipt;
 import dev.mailqueue.api.InvalidMailException;
+import dev.mailqueue.api.MailAdminRemote;
 import dev.mailqueue.api.MailQueueRemote;
 import dev.mailqueue.api.MailRequest;
 import dev.mailqueue.api.MailView;
+import dev.mailqueue.api.SenderNotAllowedException;
 import jakarta.annotation.Resource;
+import jakarta.ejb.EJBAccessException;
 import jakarta.servlet.annotation.WebServlet;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -16,18 +19,22 @@ import javax.naming.InitialContext;
 import java.io.IOException;
 
 /**
- * Another application on the same server: looks the queue's remote EJB up by its java:global name
- * and enqueues inside its own JTA transaction, which it commits or rolls back as asked.
- * {@code POST /caller/enqueue?to=..&subject=..&outcome=commit|rollback|invalid[&key=..]}; answers
- * {@code id messageId} (plus {@code duplicate} when an idempotency key repeated) or, for invalid, the
- * exception's class and fields. {@code outcome=find&id=..}
- * reads a mail through the remote view: {@code status attempts sentAt}. With {@code attachment=name}
- * the mail carries a file of that name ({@link #content()}) and the header {@code X-Sent-By: caller.war}.
+ * Another application on the same server: looks the queue's remote EJBs up by their java:global names
+ * and calls them as the user the request authenticated as (HTTP Basic; none: unauthenticated; the
+ * identity propagates to the EJB call), enqueueing inside its own JTA transaction, which it commits or rolls back as asked.
+ * {@code POST /caller/enqueue?to=..&subject=..&from=..&outcome=commit|rollback|invalid[&key=..]}; answers
+ * {@code id messageId} (plus {@code duplicate} when an idempotency key repeated) or, for a refused
+ * mail, the exception's class and fields. With {@code attachment=name} the mail carries a file of that
+ * name ({@link #content()}) and the header {@code X-Sent-By: caller.war}. {@code outcome=find&id=..}
+ * reads a mail through the remote view: {@code status attempts sentAt}. {@code outcome=statistics} calls
+ * the admin view: {@code QUEUED-count}. A call the EJB refuses for lack of a role answers
+ * {@code jakarta.ejb.EJBAccessException}.
  */
 @WebServlet("/enqueue")
 public class CallerServlet extends HttpServlet {
 
     static final String QUEUE = "java:global/mailqueue/mailqueue-ejb/Mails!dev.mailqueue.api.MailQueueRemote";
+    static final String ADMIN = "java:global/mailqueue/mailqueue-ejb/QueueAdministration!dev.mailqueue.api.MailAdminRemote";
 
     @Resource
     UserTransaction transaction;
@@ -37,14 +44,20 @@ public class CallerServlet extends HttpServlet {
         response.setContentType("text/plain");
         String outcome = request.getParameter("outcome");
         try {
+            if ("statistics".equals(outcome)) {
+                MailAdminRemote admin = (MailAdminRemote) new InitialContext().lookup(ADMIN);
+                response.getWriter().print(admin.statistics().getCountsByStatus().get("QUEUED"));
+                return;
+            }
             MailQueueRemote queue = (MailQueueRemote) new InitialContext().lookup(QUEUE);
             if ("find".equals(outcome)) {
                 MailView mail = queue.find(Long.parseLong(request.getParameter("id")));
                 response.getWriter().print(mail.getStatus() + " " + mail.getAttempts().size() + " " + mail.getSentAt());
                 return;
             }
+            String from = request.getParameter("from");
             MailRequest mail = new MailRequest()
-                    .from("orders@shop.example")
+                    .from(from == null ? "orders@shop.example" : from)
                     .to("invalid".equals(outcome) ? "not an address" : request.getParameter("to"))
                     .subject(request.getParameter("subject"))
                     .text("Sent through the remote EJB by another application.");
@@ -61,6 +74,13 @@ public class CallerServlet extends HttpServlet {
                 transaction.rollback();
                 response.getWriter().print(e.getClass().getName() + " " + e.getErrors());
                 return;
+            } catch (SenderNotAllowedException e) {
+                transaction.rollback();
+                response.getWriter().print(e.getClass().getName() + " " + e.getErrors());
+                return;
+            } catch (EJBAccessException e) {
+                transaction.rollback();
+                throw e;
             }
             if ("rollback".equals(outcome)) {
                 transaction.rollback();
@@ -69,6 +89,8 @@ public class CallerServlet extends HttpServlet {
             }
             response.getWriter().print(receipt.getId() + " " + receipt.getMessageId()
                     + (receipt.isDuplicate() ? " duplicate" : ""));
+        } catch (EJBAccessException e) {
+            response.getWriter().print(e.getClass().getName());
         } catch (Exception e) {
             response.setStatus(500);
             e.printStackTrace(response.getWriter());

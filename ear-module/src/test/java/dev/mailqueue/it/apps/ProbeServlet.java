@@ -43,6 +43,8 @@ import java.util.Set;
  *   <li>{@code POST ?op=lease&id=&owner=&expiresInMs=}: a QUEUED row becomes SENDING, leased to owner,
  *       due now; with {@code sendStarted=true} as if its claimer had begun the SMTP transaction;
  *       answers the rows changed</li>
+ *   <li>{@code POST ?op=fail&id=&code=}: a QUEUED row ends FAILED after one attempt the SMTP server
+ *       answered with reply {@code code} (e.g. 550, a bounce); answers the rows changed</li>
  * </ul>
  */
 @WebServlet("/db")
@@ -85,6 +87,10 @@ public class ProbeServlet extends HttpServlet {
         }
         if ("reset-rate".equals(request.getParameter("op"))) {
             resetRate(request.getParameter("account"), response);
+            return;
+        }
+        if ("fail".equals(request.getParameter("op"))) {
+            fail(request, response);
             return;
         }
         LocalDateTime now = LocalDateTime.now(ZoneOffset.UTC);
@@ -175,6 +181,36 @@ public class ProbeServlet extends HttpServlet {
                 }
             }
             response.getWriter().print(deleted);
+        } catch (SQLException e) {
+            response.setStatus(500);
+            e.printStackTrace(response.getWriter());
+        }
+    }
+
+    private void fail(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        long id = id(request, "id");
+        int code = Integer.parseInt(request.getParameter("code"));
+        Timestamp now = Timestamp.valueOf(LocalDateTime.now(ZoneOffset.UTC));
+        String error = code + " refused by the probe";
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement mail = c.prepareStatement("UPDATE MAIL_MESSAGE SET STATUS = 'FAILED',"
+                     + " ATTEMPTS_REMAINING = 0, LAST_ATTEMPT_AT = ?, LAST_ERROR = ? WHERE ID = ? AND STATUS = 'QUEUED'");
+             PreparedStatement attempt = c.prepareStatement("INSERT INTO MAIL_ATTEMPT (ID, MAIL_ID, STARTED_AT,"
+                     + " FINISHED_AT, SERVER_INSTANCE, LEASE_OWNER, OUTCOME, SMTP_REPLY_CODE, SMTP_REPLY_TEXT, ERROR)"
+                     + " VALUES (?, ?, ?, ?, 'probe', 'probe', 'FAILED', ?, ?, ?)")) {
+            mail.setTimestamp(1, now);
+            mail.setString(2, error);
+            mail.setLong(3, id);
+            int changed = mail.executeUpdate();
+            attempt.setLong(1, -id); // the sequence hands out positive ids only
+            attempt.setLong(2, id);
+            attempt.setTimestamp(3, now);
+            attempt.setTimestamp(4, now);
+            attempt.setInt(5, code);
+            attempt.setString(6, error);
+            attempt.setString(7, error);
+            attempt.executeUpdate();
+            response.getWriter().print(changed);
         } catch (SQLException e) {
             response.setStatus(500);
             e.printStackTrace(response.getWriter());

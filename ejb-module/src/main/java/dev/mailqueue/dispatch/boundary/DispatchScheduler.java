@@ -1,9 +1,13 @@
 package dev.mailqueue.dispatch.boundary;
 
+import dev.mailqueue.dispatch.control.DispatchHeartbeat;
 import dev.mailqueue.dispatch.control.MailClaimer;
+import dev.mailqueue.mail.boundary.Roles;
 import dev.mailqueue.mail.entity.Utc;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
+import jakarta.annotation.security.DeclareRoles;
+import jakarta.annotation.security.RunAs;
 import jakarta.batch.operations.JobOperator;
 import jakarta.batch.runtime.BatchRuntime;
 import jakarta.batch.runtime.BatchStatus;
@@ -35,6 +39,8 @@ import java.util.logging.Logger;
 @Singleton
 @Startup
 @DependsOn("SchemaMigrator")
+@DeclareRoles(Roles.DISPATCHER)
+@RunAs(Roles.DISPATCHER) // with security on, batch jobs start only for a user with a batch role (server.xml)
 public class DispatchScheduler {
 
     /** The job XML's name in META-INF/batch-jobs. */
@@ -47,6 +53,9 @@ public class DispatchScheduler {
 
     @Inject
     MailClaimer claimer;
+
+    @Inject
+    DispatchHeartbeat heartbeat;
 
     @Inject
     @ConfigProperty(name = "mailqueue.dispatch.interval.ms", defaultValue = "5000")
@@ -105,6 +114,7 @@ public class DispatchScheduler {
     @Timeout
     @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED) // batch steps manage their own transactions
     void tick(Timer timer) {
+        heartbeat.beat();
         try {
             JobOperator jobs = BatchRuntime.getJobOperator();
             running.removeIf(id -> isOver(jobs.getJobExecution(id).getBatchStatus()));

@@ -13,6 +13,7 @@ import jakarta.persistence.PessimisticLockException;
 
 import java.io.Serializable;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.logging.Logger;
@@ -50,6 +51,9 @@ public class MailClaimReader extends AbstractItemReader {
     @Inject
     ServerInstance server;
 
+    @Inject
+    DispatchMetrics metrics;
+
     private final Deque<MailMessage> claimed = new ArrayDeque<>();
     private String owner;
     private int limit;
@@ -71,8 +75,10 @@ public class MailClaimReader extends AbstractItemReader {
     @Override
     public Object readItem() {
         if (claimed.isEmpty()) {
+            long started = System.nanoTime();
             try {
                 claimed.addAll(claimer.claim(owner, lease, limit, Utc.now(), inDoubtPolicy));
+                metrics.claimed(Duration.ofNanos(System.nanoTime() - started));
             } catch (RuntimeException e) {
                 if (!isLockConflict(e)) {
                     throw e;

@@ -15,6 +15,7 @@ import jakarta.inject.Named;
 import jakarta.mail.SendFailedException;
 
 import java.io.Serializable;
+import java.time.Duration;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -79,6 +80,9 @@ public class MailDispatchWriter extends AbstractItemWriter {
     @Inject
     DeferredMails deferrals;
 
+    @Inject
+    DispatchMetrics metrics;
+
     private AccountSender sender;
     private RetryPolicy policy;
     private String owner;
@@ -126,7 +130,11 @@ public class MailDispatchWriter extends AbstractItemWriter {
             return outcome(mail, started, mail.anyAccepted() ? Verdict.SENT : Verdict.PERMANENT, SmtpReply.NONE,
                     null, null);
         }
+        long sending = System.nanoTime();
         AccountSender.Result result = sender.send(mail.account(), mail.message(), mail.recipients());
+        if (result.deferUntil() == null) {
+            metrics.sent(Duration.ofNanos(System.nanoTime() - sending), result.sent());
+        }
         if (result.deferUntil() != null) {
             deferred.put(mail.mailId(), result.deferUntil());
             return null;

@@ -10,7 +10,7 @@ import java.util.List;
  * The rules of an idempotency key, and how to tell that a racing duplicate hit its unique constraint.
  * A key is 1 to 255 printable ASCII characters (33 to 126, plus space inside), the shape of the IETF
  * draft "The Idempotency-Key HTTP Header Field" (draft-ietf-httpapi-idempotency-key-header), whose
- * examples are UUIDs; 255 is the column's width.
+ * examples are UUIDs. Keys are scoped to the user who enqueued ({@link #scoped}).
  */
 public final class IdempotencyKeys {
 
@@ -37,6 +37,16 @@ public final class IdempotencyKeys {
         if (problem != null) {
             throw new InvalidMailException(List.of(new FieldError("idempotencyKey", problem)));
         }
+    }
+
+    /**
+     * @param user the caller's principal name, at most 256 characters
+     * @param key  a key that passed {@link #check(String)}
+     * @return the key as stored: scoped to the user (separated by a tab, which a key cannot hold), so one
+     *         user's key never finds, or blocks, another user's mail
+     */
+    public static String scoped(String user, String key) {
+        return user + '\t' + key;
     }
 
     /**

@@ -50,6 +50,7 @@ public final class MailViews {
         view.setSentAt(Utc.toInstant(mail.getSentAt()));
         view.setLastError(mail.getLastError());
         view.setAccount(mail.getSmtpAccount());
+        view.setEnqueuedBy(mail.getEnqueuedBy());
         view.setAttempts(attempts.stream().map(MailViews::of).collect(ArrayList::new, List::add, List::addAll));
         view.setExpiresAt(Utc.toInstant(mail.getExpiresAt()));
         view.setCopyOf(mail.getCopyOf());

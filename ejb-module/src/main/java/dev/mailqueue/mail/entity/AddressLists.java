@@ -13,16 +13,16 @@ import java.util.List;
  * when another application's transaction commits our insert (a remote EJB caller), its thread has no
  * CDI bean manager for us, and the commit fails.
  */
-final class AddressLists {
+public final class AddressLists {
 
     private AddressLists() {
     }
 
-    static String join(List<String> addresses) {
+    public static String join(List<String> addresses) {
         return addresses == null || addresses.isEmpty() ? null : String.join(",", addresses);
     }
 
-    static List<String> split(String column) {
+    public static List<String> split(String column) {
         return column == null || column.isEmpty()
                 ? new ArrayList<>() : new ArrayList<>(Arrays.asList(column.split(",")));
     }

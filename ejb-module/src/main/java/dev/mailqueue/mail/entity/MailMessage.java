@@ -154,6 +154,9 @@ public class MailMessage {
     @Column(name = "SMTP_ACCOUNT")
     private String smtpAccount;
 
+    @Column(name = "ENQUEUED_BY", updatable = false)
+    private String enqueuedBy;
+
     public Long getId() {
         return id;
     }
@@ -394,5 +397,14 @@ public class MailMessage {
 
     public void setSmtpAccount(String smtpAccount) {
         this.smtpAccount = smtpAccount;
+    }
+
+    /** @return the user that enqueued the mail (its principal name), or null for mail queued before V4 */
+    public String getEnqueuedBy() {
+        return enqueuedBy;
+    }
+
+    public void setEnqueuedBy(String enqueuedBy) {
+        this.enqueuedBy = enqueuedBy;
     }
 }

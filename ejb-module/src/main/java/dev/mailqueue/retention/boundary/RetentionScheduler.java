@@ -1,7 +1,10 @@
 package dev.mailqueue.retention.boundary;
 
+import dev.mailqueue.mail.boundary.Roles;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
+import jakarta.annotation.security.DeclareRoles;
+import jakarta.annotation.security.RunAs;
 import jakarta.batch.operations.JobOperator;
 import jakarta.batch.runtime.BatchRuntime;
 import jakarta.batch.runtime.BatchStatus;
@@ -40,6 +43,8 @@ import java.util.logging.Logger;
 @Singleton
 @Startup
 @DependsOn("SchemaMigrator")
+@DeclareRoles(Roles.DISPATCHER)
+@RunAs(Roles.DISPATCHER) // with security on, batch jobs start only for a user with a batch role (server.xml)
 public class RetentionScheduler {
 
     /** The job XML's name in META-INF/batch-jobs. */

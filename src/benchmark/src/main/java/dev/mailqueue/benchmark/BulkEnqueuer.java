@@ -28,6 +28,10 @@ public final class BulkEnqueuer {
 
     private static final Pattern ID = Pattern.compile("\"id\"\\s*:\\s*(\\d+)");
 
+    /** HTTP Basic for the run profile's user sender/sender (run.sh allows it to send as @mailqueue.test). */
+    private static final String AUTHORIZATION = "Basic " + java.util.Base64.getEncoder()
+            .encodeToString("sender:sender".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+
     private final URI batchUri;
     private final int connections;
     private final HttpClient http;
@@ -139,6 +143,7 @@ public final class BulkEnqueuer {
         HttpRequest request = HttpRequest.newBuilder(batchUri)
                 .timeout(Duration.ofSeconds(120))
                 .header("Content-Type", "application/json")
+                .header("Authorization", AUTHORIZATION)
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body))
                 .build();
         HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());

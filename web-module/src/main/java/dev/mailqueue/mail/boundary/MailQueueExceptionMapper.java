@@ -1,9 +1,11 @@
 package dev.mailqueue.mail.boundary;
 
+import dev.mailqueue.api.InvalidFilterException;
 import dev.mailqueue.api.InvalidMailException;
 import dev.mailqueue.api.MailNotFoundException;
 import dev.mailqueue.api.MailQueueException;
 import dev.mailqueue.api.MailStateException;
+import dev.mailqueue.api.SenderNotAllowedException;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.ext.ExceptionMapper;
 import jakarta.ws.rs.ext.Provider;
@@ -11,8 +13,9 @@ import jakarta.ws.rs.ext.Provider;
 import java.util.List;
 
 /**
- * Turns the queue's business exceptions into problem details: invalid mail 400 (with the fields),
- * unknown mail 404, forbidden state change 409.
+ * Turns the queue's business exceptions into problem details: invalid mail or filter 400 (with the
+ * fields), a From address the caller may not use 403 (naming the field), unknown mail 404, forbidden
+ * state change 409.
  */
 @Provider
 public class MailQueueExceptionMapper implements ExceptionMapper<MailQueueException> {
@@ -22,6 +25,16 @@ public class MailQueueExceptionMapper implements ExceptionMapper<MailQueueExcept
         if (e instanceof InvalidMailException invalid) {
             return new Problem("urn:mailqueue:problem:invalid-mail", "Invalid mail", 400,
                     "The mail was not queued: " + invalid.getErrors().size() + " field(s) at fault.",
+                    invalid.getErrors()).toResponse();
+        }
+        if (e instanceof SenderNotAllowedException refused) {
+            return new Problem("urn:mailqueue:problem:sender-not-allowed", "Sender not allowed", 403,
+                    "The mail was not queued: you may not send as this From address.", refused.getErrors())
+                    .toResponse();
+        }
+        if (e instanceof InvalidFilterException invalid) {
+            return new Problem("urn:mailqueue:problem:invalid-filter", "Invalid filter", 400,
+                    "Nothing was changed: " + invalid.getErrors().size() + " parameter(s) at fault.",
                     invalid.getErrors()).toResponse();
         }
         if (e instanceof MailNotFoundException) {

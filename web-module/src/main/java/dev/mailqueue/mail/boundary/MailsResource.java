@@ -7,6 +7,7 @@ import dev.mailqueue.api.MailNotFoundException;
 import dev.mailqueue.api.MailStateException;
 import dev.mailqueue.api.MailRequest;
 import dev.mailqueue.api.MailView;
+import dev.mailqueue.api.SenderNotAllowedException;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.ws.rs.Consumes;
@@ -21,6 +22,8 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import java.util.List;
 import java.util.logging.Logger;
@@ -28,12 +31,13 @@ import java.util.logging.Logger;
 /**
  * {@code /api/mails}: enqueue a mail (or up to 1,000 at {@code /api/mails/batch}), read its delivery
  * state, cancel it. Errors answer with
- * {@code application/problem+json} (RFC 9457): 400 for a bad request (naming each field, also for
- * attachments over the size limit), 404 for an
- * unknown id, 409 for an action the mail's status forbids.
+ * {@code application/problem+json} (RFC 9457): 400 for a bad request (naming each field), 403 for a From
+ * address the caller may not use, 404 for an unknown id (or another sender's mail), 409 for an action
+ * the mail's status forbids. Needs role {@code mail-sender} or {@code mail-admin} (web.xml).
  */
 @Path("mails")
 @RequestScoped
+@Tag(name = "mails", description = "Enqueue mail and follow it (role mail-sender or mail-admin)")
 @Produces(MediaType.APPLICATION_JSON)
 public class MailsResource {
 
@@ -58,8 +62,11 @@ public class MailsResource {
      */
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Enqueue a mail", description = "Answers 202 at once; the queue sends the mail later."
+            + " With an Idempotency-Key header a repeat answers 200 with the first mail."
+            + " 400 names each field at fault, 403 when the caller may not send as the From address.")
     public Response enqueue(MailRequest request, @HeaderParam("Idempotency-Key") String idempotencyKey,
-                            @Context UriInfo uri) throws InvalidMailException {
+                            @Context UriInfo uri) throws InvalidMailException, SenderNotAllowedException {
         EnqueueReceipt receipt;
         try {
             receipt = mails.enqueue(request, idempotencyKey);
@@ -87,7 +94,8 @@ public class MailsResource {
     @POST
     @Path("batch")
     @Consumes(MediaType.APPLICATION_JSON)
-    public Response enqueueAll(List<MailRequest> requests) throws InvalidMailException {
+    @Operation(summary = "Enqueue up to 1,000 mails, all or nothing")
+    public Response enqueueAll(List<MailRequest> requests) throws InvalidMailException, SenderNotAllowedException {
         return Response.accepted(mails.enqueueAll(requests)).build();
     }
 
@@ -97,6 +105,7 @@ public class MailsResource {
      */
     @GET
     @Path("{id: [0-9]+}")
+    @Operation(summary = "A mail's status and attempt log", description = "A sender sees only its own mails.")
     public MailView find(@PathParam("id") long id) throws MailNotFoundException {
         return mails.find(id);
     }
@@ -109,6 +118,7 @@ public class MailsResource {
      */
     @DELETE
     @Path("{id: [0-9]+}")
+    @Operation(summary = "Cancel a mail that is still QUEUED")
     public MailView cancel(@PathParam("id") long id) throws MailNotFoundException, MailStateException {
         return mails.cancel(id);
     }

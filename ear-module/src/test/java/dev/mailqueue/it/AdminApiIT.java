@@ -1,0 +1,229 @@
+package dev.mailqueue.it;
+
+import dev.mailqueue.api.AttemptView;
+import dev.mailqueue.api.EnqueueReceipt;
+import dev.mailqueue.api.MailRequest;
+import dev.mailqueue.api.MailStatus;
+import dev.mailqueue.api.MailView;
+import org.junit.jupiter.api.Test;
+
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The operator's REST API (/api/admin) against the running queue: search by filter with paging and
+ * sorting; requeue failed mail so it is delivered; cancel and delete by filter, reporting the rows
+ * changed; single-mail actions refused in the wrong state; SENDING rows never touched; the attempt log;
+ * the statistics. Each test marks its mails with a recipient domain of its own.
+ */
+class AdminApiIT extends QueueServerIT {
+
+    @Test
+    void searchFiltersPagesAndSorts() {
+        String domain = marker();
+        Instant before = Instant.now().minusSeconds(1);
+        List<EnqueueReceipt> queued = enqueueLater(domain, 3);
+
+        Map<String, Object> all = search("recipient=" + domain);
+        assertThat(total(all)).isEqualTo(3);
+        assertThat(ids(all)).as("newest first by default").containsExactly(
+                queued.get(2).getId(), queued.get(1).getId(), queued.get(0).getId());
+
+        Map<String, Object> firstPage = search("recipient=" + domain + "&size=2&page=0&sort=createdAt,asc");
+        assertThat(total(firstPage)).isEqualTo(3);
+        assertThat(ids(firstPage)).containsExactly(queued.get(0).getId(), queued.get(1).getId());
+        assertThat(ids(search("recipient=" + domain + "&size=2&page=1&sort=createdAt,asc")))
+                .containsExactly(queued.get(2).getId());
+
+        assertThat(total(search("recipient=" + domain + "&status=QUEUED,HELD&sender=alice@sender"))).isEqualTo(3);
+        assertThat(total(search("recipient=" + domain + "&status=FAILED"))).isZero();
+        assertThat(total(search("recipient=" + domain + "&enqueuedBy=sender&createdFrom=" + before))).isEqualTo(3);
+        assertThat(total(search("recipient=" + domain + "&createdTo=" + before))).isZero();
+        assertThat(total(search("recipient=" + domain + "&id=" + queued.get(1).getId()))).isEqualTo(1);
+        assertThat(total(search("recipient=" + domain + "&bounced=true"))).isZero();
+        assertThat(total(search("recipient=%25"))).as("wildcards are literal").isZero();
+
+        for (String bad : List.of("sort=subject", "size=501", "status=LOST", "createdFrom=yesterday", "bounced=maybe")) {
+            HttpResponse<String> refused = QueueApi.getAs(TestUser.ADMIN, QueueApi.BASE, "/api/admin/mails?" + bad);
+            assertThat(refused.statusCode()).as(bad).isEqualTo(400);
+            assertThat(refused.headers().firstValue("Content-Type")).hasValueSatisfying(
+                    type -> assertThat(type).startsWith("application/problem+json"));
+            assertThat(refused.body()).contains("\"field\":\"" + bad.substring(0, bad.indexOf('=')) + "\"");
+        }
+    }
+
+    @Test
+    void failedMailRequeuedByFilterIsDeliveredAndTheCountIsReported() {
+        String domain = marker();
+        SMTP.stop();
+        List<EnqueueReceipt> doomed = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            doomed.add(QueueApi.enqueue(new MailRequest().from("alice@sender.example").to("r" + i + "@" + domain)
+                    .subject("fails first").text("x")));
+        }
+        EnqueueReceipt bystander = QueueApi.enqueue(new MailRequest().from("alice@sender.example")
+                .to("later@" + domain).subject("not yet").text("x").notBefore(Instant.now().plusSeconds(3600)));
+        doomed.forEach(r -> QueueApi.awaitStatus(r.getId(), MailStatus.FAILED, Duration.ofSeconds(60)));
+        SMTP.start();
+
+        Map<String, Object> failed = search("recipient=" + domain + "&status=FAILED&errorText=onnect&bounced=false");
+        assertThat(total(failed)).isEqualTo(2);
+
+        assertThat(bulk("requeue", "{\"statuses\":[\"FAILED\",\"QUEUED\"],\"recipient\":\"" + domain + "\"}"))
+                .as("only the FAILED ones").isEqualTo(2);
+
+        for (EnqueueReceipt r : doomed) {
+            MailView sent = QueueApi.awaitStatus(r.getId(), MailStatus.SENT, Duration.ofSeconds(30));
+            assertThat(sent.getAttempts()).extracting(AttemptView::getOutcome)
+                    .containsExactly("FAILED", "FAILED", "FAILED", "SENT");
+            await().atMost(Duration.ofSeconds(10)).until(() -> SMTP.countWithMessageId(r.getMessageId()) == 1);
+        }
+        List<AttemptView> log = attempts(doomed.get(0).getId());
+        assertThat(log).hasSize(4);
+        assertThat(QueueApi.find(bystander.getId()).getStatus()).isEqualTo(MailStatus.QUEUED);
+
+        Map<String, Object> stats = QueueApi.jsonObject(QueueApi.getAs(TestUser.ADMIN, QueueApi.BASE,
+                "/api/admin/statistics").body());
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> hours = (List<Map<String, Object>>) stats.get("hours");
+        assertThat(hours).hasSize(24);
+        assertThat(((Number) hours.get(23).get("sent")).longValue()).as("sent this hour").isGreaterThanOrEqualTo(2);
+    }
+
+    @Test
+    void onlyTheMailsThatBouncedAreResent() {
+        String domain = marker();
+        List<EnqueueReceipt> mails = enqueueLater(domain, 2);
+        EnqueueReceipt bounced = mails.get(0);
+        EnqueueReceipt deferred = mails.get(1);
+        failAs(bounced, 550);  // RFC 5321 4.2.1: 5yz, permanent: the mail bounced
+        failAs(deferred, 421); // 4yz, transient
+
+        assertThat(ids(search("recipient=" + domain + "&bounced=true"))).containsExactly(bounced.getId());
+        assertThat(ids(search("recipient=" + domain + "&bounced=false"))).containsExactly(deferred.getId());
+        assertThat(bulk("requeue", "{\"statuses\":[\"FAILED\"],\"bounced\":true,\"recipient\":\"" + domain + "\"}"))
+                .isEqualTo(1);
+
+        QueueApi.awaitStatus(bounced.getId(), MailStatus.SENT, Duration.ofSeconds(30));
+        await().atMost(Duration.ofSeconds(10)).until(() -> SMTP.countWithMessageId(bounced.getMessageId()) == 1);
+        assertThat(QueueApi.find(deferred.getId()).getStatus()).isEqualTo(MailStatus.FAILED);
+        assertThat(SMTP.countWithMessageId(deferred.getMessageId())).isZero();
+    }
+
+    @Test
+    void cancelAndDeleteByFilterReportRowsChangedAndSingleActionsRespectTheStatus() {
+        String domain = marker();
+        List<EnqueueReceipt> queued = enqueueLater(domain, 3);
+        String filter = "{\"recipient\":\"" + domain + "\"}";
+
+        assertThat(bulk("cancel", filter)).isEqualTo(3);
+        assertThat(bulk("cancel", filter)).as("already cancelled").isZero();
+        assertThat(total(search("recipient=" + domain + "&status=CANCELLED"))).isEqualTo(3);
+
+        long one = queued.get(0).getId();
+        HttpResponse<String> requeued = QueueApi.sendAs(TestUser.ADMIN, "POST", "/api/admin/mails/" + one + "/requeue");
+        assertThat(requeued.statusCode()).as(requeued.body()).isEqualTo(200);
+        assertThat(QueueApi.find(one).getStatus()).isEqualTo(MailStatus.QUEUED);
+        assertThat(QueueApi.find(one).getNotBefore()).isBefore(Instant.now().plusSeconds(5));
+        MailView sent = QueueApi.awaitStatus(one, MailStatus.SENT, Duration.ofSeconds(30));
+        HttpResponse<String> again = QueueApi.sendAs(TestUser.ADMIN, "POST", "/api/admin/mails/" + one + "/cancel");
+        assertThat(again.statusCode()).as("a SENT mail cannot be cancelled").isEqualTo(409);
+        assertThat(QueueApi.find(one).getSentAt()).isEqualTo(sent.getSentAt());
+
+        HttpResponse<String> emptyFilter = QueueApi.postAs(TestUser.ADMIN, QueueApi.BASE, "/api/admin/mails/delete", "{}");
+        assertThat(emptyFilter.statusCode()).as("a bulk action needs a criterion").isEqualTo(400);
+
+        assertThat(bulk("delete", filter)).isEqualTo(3);
+        assertThat(total(search("recipient=" + domain))).isZero();
+        assertThat(QueueApi.sendAs(TestUser.ADMIN, "DELETE", "/api/admin/mails/" + one).statusCode()).isEqualTo(404);
+        assertThat(QueueApi.getAs(TestUser.ADMIN, QueueApi.BASE, "/api/admin/mails/" + one + "/attempts").statusCode())
+                .isEqualTo(404);
+    }
+
+    @Test
+    void bulkActionsNeverTouchASendingMail() {
+        String domain = marker();
+        EnqueueReceipt leased = enqueueLater(domain, 1).get(0);
+        HttpResponse<String> lease = QueueApi.postForm("/probe/db?op=lease&id=" + leased.getId()
+                + "&owner=busy-host/busy%231&expiresInMs=600000");
+        assertThat(lease.body().strip()).isEqualTo("1");
+        String filter = "{\"ids\":[" + leased.getId() + "]}";
+
+        assertThat(bulk("requeue", filter)).isZero();
+        assertThat(bulk("cancel", filter)).isZero();
+        assertThat(bulk("delete", filter)).isZero();
+        assertThat(QueueApi.sendAs(TestUser.ADMIN, "DELETE", "/api/admin/mails/" + leased.getId()).statusCode())
+                .isEqualTo(409);
+        assertThat(QueueApi.find(leased.getId()).getStatus()).isEqualTo(MailStatus.SENDING);
+    }
+
+    @Test
+    void statisticsCountEveryStatusAndTheOldestQueuedMail() {
+        String domain = marker();
+        enqueueLater(domain, 2);
+        Map<String, Object> stats = QueueApi.jsonObject(QueueApi.getAs(TestUser.ADMIN, QueueApi.BASE,
+                "/api/admin/statistics").body());
+        @SuppressWarnings("unchecked")
+        Map<String, Object> counts = (Map<String, Object>) stats.get("countsByStatus");
+        assertThat(counts).containsOnlyKeys("QUEUED", "SENDING", "SENT", "FAILED", "CANCELLED", "EXPIRED", "HELD");
+        assertThat(((Number) counts.get("QUEUED")).longValue()).isGreaterThanOrEqualTo(2);
+        assertThat(((Number) stats.get("oldestQueuedSeconds")).longValue()).isGreaterThanOrEqualTo(0);
+        assertThat((List<?>) stats.get("accounts")).hasSize(1);
+        assertThat(stats).containsKeys("topFailureReasons", "hours", "generatedAt");
+    }
+
+    /** Leaves a QUEUED mail FAILED after one attempt the SMTP server answered with {@code code}. */
+    private static void failAs(EnqueueReceipt mail, int code) {
+        HttpResponse<String> failed = QueueApi.postForm("/probe/db?op=fail&id=" + mail.getId() + "&code=" + code);
+        assertThat(failed.body().strip()).as(failed.body()).isEqualTo("1");
+    }
+
+    private static String marker() {
+        return "adm-" + UUID.randomUUID().toString().substring(0, 8) + ".example";
+    }
+
+    private static List<EnqueueReceipt> enqueueLater(String domain, int n) {
+        List<EnqueueReceipt> receipts = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            receipts.add(QueueApi.enqueue(new MailRequest().from("alice@sender.example").to("r" + i + "@" + domain)
+                    .subject("later " + i).text("x").notBefore(Instant.now().plusSeconds(3600))));
+        }
+        return receipts;
+    }
+
+    private static Map<String, Object> search(String query) {
+        HttpResponse<String> response = QueueApi.getAs(TestUser.ADMIN, QueueApi.BASE, "/api/admin/mails?" + query);
+        assertThat(response.statusCode()).as("%s: %s", query, response.body()).isEqualTo(200);
+        return QueueApi.jsonObject(response.body());
+    }
+
+    private static long total(Map<String, Object> page) {
+        return ((Number) page.get("total")).longValue();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Long> ids(Map<String, Object> page) {
+        return ((List<Map<String, Object>>) page.get("mails")).stream()
+                .map(m -> ((Number) m.get("id")).longValue()).toList();
+    }
+
+    private static int bulk(String action, String filter) {
+        HttpResponse<String> response = QueueApi.postAs(TestUser.ADMIN, QueueApi.BASE, "/api/admin/mails/" + action, filter);
+        assertThat(response.statusCode()).as("%s %s: %s", action, filter, response.body()).isEqualTo(200);
+        return ((Number) QueueApi.jsonObject(response.body()).get("changed")).intValue();
+    }
+
+    private static List<AttemptView> attempts(long id) {
+        HttpResponse<String> response = QueueApi.getAs(TestUser.ADMIN, QueueApi.BASE, "/api/admin/mails/" + id + "/attempts");
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        return QueueApi.attempts(response.body());
+    }
+}

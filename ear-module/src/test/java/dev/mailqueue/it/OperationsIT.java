@@ -1,0 +1,118 @@
+package dev.mailqueue.it;
+
+import dev.mailqueue.api.EnqueueReceipt;
+import dev.mailqueue.api.MailRequest;
+import dev.mailqueue.api.MailStatus;
+import org.junit.jupiter.api.Test;
+
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * What the server tells its operator besides the admin API, against the running server: MicroProfile
+ * Health (ready only with database and SMTP server; alive while the dispatch timer fires), MicroProfile
+ * Metrics (queue depth per status, sent and failed counters, dispatch rate, claim and send timers;
+ * mail-admin only, over HTTPS), the OpenAPI description, and the batch console's REST API showing the
+ * dispatch job's instances and executions to the admin group only.
+ */
+class OperationsIT extends QueueServerIT {
+
+    @Test
+    void readyOnlyWhileTheSmtpServerAnswersAndAliveWhileTheTimerFires() {
+        HttpResponse<String> ready = QueueApi.getAs(null, QueueApi.BASE, "/health/ready");
+        assertThat(ready.statusCode()).as(ready.body()).isEqualTo(200);
+        assertThat(checks(ready.body())).containsEntry("database", "UP").containsEntry("smtp", "UP");
+        assertThat(ready.body()).contains("\"server\":\"127.0.0.1:" + SmtpCatcher.PORT + "\"");
+
+        SMTP.stop();
+        try {
+            HttpResponse<String> notReady = QueueApi.getAs(null, QueueApi.BASE, "/health/ready");
+            assertThat(notReady.statusCode()).as(notReady.body()).isEqualTo(503);
+            assertThat(checks(notReady.body())).containsEntry("database", "UP").containsEntry("smtp", "DOWN");
+        } finally {
+            SMTP.start();
+        }
+        assertThat(QueueApi.getAs(null, QueueApi.BASE, "/health/ready").statusCode()).isEqualTo(200);
+
+        HttpResponse<String> live = QueueApi.getAs(null, QueueApi.BASE, "/health/live");
+        assertThat(live.statusCode()).as(live.body()).isEqualTo(200);
+        assertThat(checks(live.body())).containsEntry("dispatch-timer", "UP");
+    }
+
+    @Test
+    void metricsShowQueueDepthThroughputAndLatenciesToTheAdminOnly() {
+        EnqueueReceipt receipt = QueueApi.enqueue(new MailRequest().from("ops@sender.example")
+                .to("metered@to.example").subject("counted").text("x"));
+        QueueApi.awaitStatus(receipt.getId(), MailStatus.SENT, Duration.ofSeconds(30));
+
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            HttpResponse<String> metrics = QueueApi.getAs(TestUser.ADMIN, QueueApi.HTTPS_BASE, "/metrics?scope=application");
+            assertThat(metrics.statusCode()).as(metrics.body()).isEqualTo(200);
+            String text = metrics.body();
+            for (String status : List.of("QUEUED", "SENDING", "SENT", "FAILED", "CANCELLED", "EXPIRED", "HELD")) {
+                assertThat(text).containsPattern("mailqueue_queue_depth\\{[^}]*status=\"" + status + "\"");
+            }
+            assertThat(value(text, "mailqueue_queue_depth\\{[^}]*status=\"SENT\"[^}]*\\}")).isGreaterThanOrEqualTo(1);
+            assertThat(value(text, "mailqueue_mails_sent_total\\{[^}]*\\}")).isGreaterThanOrEqualTo(1);
+            assertThat(text).contains("mailqueue_mails_failed_total");
+            assertThat(text).contains("mailqueue_dispatch_rate");
+            assertThat(value(text, "mailqueue_claim_duration_seconds_count\\{[^}]*\\}")).isGreaterThanOrEqualTo(1);
+            assertThat(value(text, "mailqueue_send_duration_seconds_count\\{[^}]*\\}")).isGreaterThanOrEqualTo(1);
+        });
+        assertThat(QueueApi.getAs(TestUser.SENDER, QueueApi.HTTPS_BASE, "/metrics").statusCode()).isEqualTo(403);
+    }
+
+    @Test
+    void theOpenApiDescriptionDocumentsTheApi() {
+        HttpResponse<String> openapi = QueueApi.getAs(null, QueueApi.BASE, "/openapi");
+        assertThat(openapi.statusCode()).isEqualTo(200);
+        assertThat(openapi.body()).contains("/api/mails:", "/api/mails/batch:", "/api/admin/mails:",
+                "/api/admin/mails/requeue:", "/api/admin/statistics:", "scheme: basic", "Search mails");
+    }
+
+    @Test
+    void theBatchConsoleShowsTheDispatchJobToTheAdminGroupOnly() {
+        EnqueueReceipt receipt = QueueApi.enqueue(new MailRequest().from("ops@sender.example")
+                .to("batch-console@to.example").subject("a dispatch execution").text("x"));
+        QueueApi.awaitStatus(receipt.getId(), MailStatus.SENT, Duration.ofSeconds(30));
+
+        HttpResponse<String> instances = QueueApi.getAs(TestUser.ADMIN, QueueApi.HTTPS_BASE,
+                "/ibm/api/batch/jobinstances?jobName=mail-dispatch");
+        assertThat(instances.statusCode()).as(instances.body()).isEqualTo(200);
+        assertThat(instances.body()).containsPattern("\"jobName\":\\s*\"mail-dispatch\"")
+                .containsPattern("\"submitter\":\\s*\"dispatcher\"");
+        java.util.regex.Matcher instance = java.util.regex.Pattern.compile("\"instanceId\":\\s*(\\d+)")
+                .matcher(instances.body());
+        assertThat(instance.find()).isTrue();
+        HttpResponse<String> executions = QueueApi.getAs(TestUser.ADMIN, QueueApi.HTTPS_BASE,
+                "/ibm/api/batch/jobinstances/" + instance.group(1) + "/jobexecutions");
+        assertThat(executions.statusCode()).as(executions.body()).isEqualTo(200);
+        assertThat(executions.body()).containsPattern("\"batchStatus\":\\s*\"COMPLETED\"");
+
+        // Liberty's /ibm/api answers a user outside the administrator role 401 (log in as someone else).
+        assertThat(QueueApi.getAs(TestUser.SENDER, QueueApi.HTTPS_BASE, "/ibm/api/batch/jobinstances").statusCode())
+                .isIn(401, 403);
+        HttpResponse<String> console = QueueApi.getAs(TestUser.ADMIN, QueueApi.HTTPS_BASE, "/adminCenter/");
+        assertThat(console.statusCode()).as("Admin Center").isIn(200, 302);
+    }
+
+    /** @return check name to status, from a MicroProfile Health answer */
+    @SuppressWarnings("unchecked")
+    private static Map<String, String> checks(String body) {
+        List<Map<String, Object>> checks = (List<Map<String, Object>>) QueueApi.jsonObject(body).get("checks");
+        return checks.stream().collect(java.util.stream.Collectors.toMap(
+                c -> (String) c.get("name"), c -> (String) c.get("status")));
+    }
+
+    /** @return the value of the first Prometheus sample whose name and labels match {@code pattern} */
+    private static double value(String text, String pattern) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^" + pattern + "\\s+(\\S+)").matcher(text);
+        assertThat(m.find()).as("sample %s in%n%s", pattern, text).isTrue();
+        return Double.parseDouble(m.group(1));
+    }
+}

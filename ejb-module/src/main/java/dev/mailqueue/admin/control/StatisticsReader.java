@@ -1,0 +1,165 @@
+package dev.mailqueue.admin.control;
+
+import dev.mailqueue.account.control.AccountSettings;
+import dev.mailqueue.api.MailStatus;
+import dev.mailqueue.api.QueueStatistics;
+import dev.mailqueue.mail.entity.AttemptOutcome;
+import dev.mailqueue.mail.entity.MailMessage;
+import dev.mailqueue.mail.entity.Utc;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.TypedQuery;
+
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Reads the queue's numbers with a handful of aggregate queries, none of which loads rows: counts per
+ * status (GROUP BY), mails sent and failed per hour (one pass each, a CASE per hour, on the sent-at
+ * index), the oldest QUEUED mail, the five most frequent last errors of mails that ended FAILED, the
+ * numbers per SMTP account, and the attempts left in doubt.
+ * The statistics endpoint, the dashboard and the queue-depth gauges all read from here.
+ */
+public final class StatisticsReader {
+
+    /** Hours of throughput reported, the current one included. */
+    public static final int HOURS = 24;
+
+    /** Failure reasons reported. */
+    static final int TOP_REASONS = 5;
+
+    /** The name rows without an account count under: the default account's. */
+    public static final String DEFAULT_ACCOUNT = AccountSettings.DEFAULT_ACCOUNTS;
+
+    private StatisticsReader() {
+    }
+
+    /**
+     * @param em  the persistence context
+     * @param now UTC now
+     * @return the numbers now
+     */
+    public static QueueStatistics read(EntityManager em, LocalDateTime now) {
+        QueueStatistics stats = new QueueStatistics();
+        stats.setGeneratedAt(Utc.toInstant(now));
+        Map<MailStatus, Long> counts = countsByStatus(em);
+        Map<String, Long> byName = new LinkedHashMap<>();
+        counts.forEach((status, n) -> byName.put(status.name(), n));
+        stats.setCountsByStatus(byName);
+
+        LocalDateTime first = now.truncatedTo(ChronoUnit.HOURS).minusHours(HOURS - 1L);
+        long[] sent = perHour(em, "m.sentAt", "m.sentAt IS NOT NULL", first);
+        long[] failed = perHour(em, "m.lastAttemptAt", "m.status = dev.mailqueue.api.MailStatus.FAILED", first);
+        List<QueueStatistics.Hour> hours = new ArrayList<>(HOURS);
+        for (int i = 0; i < HOURS; i++) {
+            hours.add(new QueueStatistics.Hour(Utc.toInstant(first.plusHours(i)), sent[i], failed[i]));
+        }
+        stats.setHours(hours);
+
+        LocalDateTime oldest = em.createQuery("SELECT MIN(m.createdAt) FROM MailMessage m"
+                        + " WHERE m.status = dev.mailqueue.api.MailStatus.QUEUED", LocalDateTime.class)
+                .getSingleResult();
+        stats.setOldestQueuedSeconds(oldest == null ? null : Math.max(0, Duration.between(oldest, now).toSeconds()));
+        stats.setTopFailureReasons(topFailureReasons(em, now.minusHours(HOURS)));
+        stats.setAccounts(accounts(em, now.minusHours(HOURS)));
+        stats.setInDoubtLast24h(inDoubt(em, now.minusHours(HOURS)));
+        return stats;
+    }
+
+    /** @return mails per status, every status present (0 when none), in declaration order */
+    public static Map<MailStatus, Long> countsByStatus(EntityManager em) {
+        Map<MailStatus, Long> counts = new EnumMap<>(MailStatus.class);
+        for (MailStatus status : MailStatus.values()) {
+            counts.put(status, 0L);
+        }
+        for (Object[] row : em.createQuery("SELECT m.status, COUNT(m) FROM MailMessage m GROUP BY m.status",
+                Object[].class).getResultList()) {
+            counts.put((MailStatus) row[0], ((Number) row[1]).longValue());
+        }
+        return counts;
+    }
+
+    /**
+     * @return per hour from {@code first} on ({@link #HOURS} of them), how many rows matching
+     *         {@code condition} have {@code time} in that hour; one query, one SUM(CASE) per hour
+     */
+    private static long[] perHour(EntityManager em, String time, String condition, LocalDateTime first) {
+        StringBuilder jpql = new StringBuilder("SELECT ");
+        for (int i = 0; i < HOURS; i++) {
+            if (i > 0) {
+                jpql.append(", ");
+            }
+            jpql.append("SUM(CASE WHEN ").append(time).append(" >= :h").append(i).append(" AND ").append(time)
+                    .append(" < :h").append(i + 1).append(" THEN 1 ELSE 0 END)");
+        }
+        jpql.append(" FROM MailMessage m WHERE ").append(condition).append(" AND ").append(time).append(" >= :h0");
+        TypedQuery<Object[]> query = em.createQuery(jpql.toString(), Object[].class);
+        for (int i = 0; i <= HOURS; i++) {
+            query.setParameter("h" + i, first.plusHours(i));
+        }
+        Object[] sums = query.getSingleResult();
+        long[] result = new long[HOURS];
+        for (int i = 0; i < HOURS; i++) {
+            result[i] = sums[i] == null ? 0 : ((Number) sums[i]).longValue();
+        }
+        return result;
+    }
+
+    private static List<QueueStatistics.Reason> topFailureReasons(EntityManager em, LocalDateTime since) {
+        List<QueueStatistics.Reason> reasons = new ArrayList<>();
+        for (Object[] row : em.createQuery("SELECT m.lastError, COUNT(m) AS n FROM MailMessage m"
+                        + " WHERE m.status = dev.mailqueue.api.MailStatus.FAILED AND m.lastAttemptAt >= :since"
+                        + " GROUP BY m.lastError ORDER BY n DESC", Object[].class)
+                .setParameter("since", since).setMaxResults(TOP_REASONS).getResultList()) {
+            reasons.add(new QueueStatistics.Reason((String) row[0], ((Number) row[1]).longValue()));
+        }
+        return reasons;
+    }
+
+    /**
+     * The numbers per SMTP account: QUEUED mails by the account they were routed to, and attempts that
+     * sent or failed in the last {@value #HOURS} hours by the account that made them (after failover).
+     * Rows from before accounts existed (no account) count for the default account.
+     */
+    static List<QueueStatistics.Account> accounts(EntityManager em, LocalDateTime since) {
+        Map<String, long[]> byAccount = new TreeMap<>();
+        for (Object[] row : em.createQuery("SELECT m.smtpAccount, COUNT(m) FROM MailMessage m"
+                + " WHERE m.status = dev.mailqueue.api.MailStatus.QUEUED GROUP BY m.smtpAccount", Object[].class)
+                .getResultList()) {
+            byAccount.computeIfAbsent(name(row[0]), n -> new long[3])[0] += ((Number) row[1]).longValue();
+        }
+        for (Object[] row : em.createQuery("SELECT a.smtpAccount, a.outcome, COUNT(a) FROM MailAttempt a"
+                        + " WHERE a.finishedAt >= :since GROUP BY a.smtpAccount, a.outcome", Object[].class)
+                .setParameter("since", since).getResultList()) {
+            AttemptOutcome outcome = (AttemptOutcome) row[1];
+            if (outcome == AttemptOutcome.IN_DOUBT) {
+                continue;
+            }
+            byAccount.computeIfAbsent(name(row[0]), n -> new long[3])[outcome == AttemptOutcome.SENT ? 1 : 2]
+                    += ((Number) row[2]).longValue();
+        }
+        if (byAccount.isEmpty()) {
+            byAccount.put(DEFAULT_ACCOUNT, new long[3]);
+        }
+        List<QueueStatistics.Account> accounts = new ArrayList<>();
+        byAccount.forEach((name, n) -> accounts.add(new QueueStatistics.Account(name, n[0], n[1], n[2])));
+        return accounts;
+    }
+
+    /** @return attempts left in doubt by a dead worker (lease expired after sending began) since {@code since} */
+    static long inDoubt(EntityManager em, LocalDateTime since) {
+        return em.createQuery("SELECT COUNT(a) FROM MailAttempt a WHERE a.outcome = :doubt AND a.finishedAt >= :since",
+                        Long.class)
+                .setParameter("doubt", AttemptOutcome.IN_DOUBT).setParameter("since", since).getSingleResult();
+    }
+
+    private static String name(Object account) {
+        return account == null ? DEFAULT_ACCOUNT : (String) account;
+    }
+}

@@ -1,0 +1,97 @@
+package dev.mailqueue.api;
+
+import java.util.List;
+
+/**
+ * What an operator does with the queue: find mails, put failed ones back, withdraw or delete them,
+ * read an attempt log and the queue's numbers. Callers need the role {@code mail-admin}; anyone else
+ * gets an {@code EJBAccessException} (REST: 403). Shared by the local and the remote view
+ * ({@link MailAdminRemote}).
+ *
+ * <p>Requeue puts a mail back as if new: QUEUED, due now, the configured number of attempts, no
+ * lease. It applies to FAILED, EXPIRED, HELD and CANCELLED mails. Cancel applies to QUEUED and HELD
+ * mails. Delete removes a mail and its attempt log in any status but SENDING. No action ever touches a
+ * SENDING mail: its claimer holds the lease.
+ */
+public interface MailAdmin {
+
+    /** Most mails one search page returns. */
+    int MAX_PAGE_SIZE = 500;
+
+    /**
+     * @param filter which mails; an empty filter matches all
+     * @param page   page number, from 0
+     * @param size   page size, 1 to {@link #MAX_PAGE_SIZE}
+     * @param sort   {@code field} or {@code field,asc|desc}; fields: id, createdAt, status, priority,
+     *               notBefore, sentAt, lastAttemptAt; null means {@code id,desc} (newest first)
+     * @return the page, mails without their attempt logs
+     * @throws InvalidFilterException when page, size or sort is out of range, naming the field
+     */
+    MailPage search(MailFilter filter, int page, int size, String sort) throws InvalidFilterException;
+
+    /**
+     * Requeues the FAILED, EXPIRED, HELD and CANCELLED mails among those the filter matches.
+     *
+     * @param filter which mails; at least one criterion (an empty filter is refused)
+     * @return how many mails were requeued
+     * @throws InvalidFilterException when the filter is empty
+     */
+    int requeue(MailFilter filter) throws InvalidFilterException;
+
+    /**
+     * Cancels the QUEUED and HELD mails among those the filter matches.
+     *
+     * @param filter which mails; at least one criterion
+     * @return how many mails were cancelled
+     * @throws InvalidFilterException when the filter is empty
+     */
+    int cancel(MailFilter filter) throws InvalidFilterException;
+
+    /**
+     * Deletes the mails the filter matches, with their attempt logs, except SENDING ones.
+     *
+     * @param filter which mails; at least one criterion
+     * @return how many mails were deleted
+     * @throws InvalidFilterException when the filter is empty
+     */
+    int delete(MailFilter filter) throws InvalidFilterException;
+
+    /**
+     * Requeues one mail (see the class comment).
+     *
+     * @param id the mail
+     * @return the mail after the change
+     * @throws MailNotFoundException when no mail has this id
+     * @throws MailStateException    when the mail is not FAILED, EXPIRED, HELD or CANCELLED
+     */
+    MailView requeue(long id) throws MailNotFoundException, MailStateException;
+
+    /**
+     * Cancels one QUEUED or HELD mail.
+     *
+     * @param id the mail
+     * @return the mail after the change
+     * @throws MailNotFoundException when no mail has this id
+     * @throws MailStateException    when the mail is not QUEUED or HELD
+     */
+    MailView cancel(long id) throws MailNotFoundException, MailStateException;
+
+    /**
+     * Deletes one mail and its attempt log.
+     *
+     * @param id the mail
+     * @throws MailNotFoundException when no mail has this id
+     * @throws MailStateException    when the mail is SENDING
+     */
+    void delete(long id) throws MailNotFoundException, MailStateException;
+
+    /**
+     * @param id the mail
+     * @return its attempt log, oldest first
+     * @throws MailNotFoundException when no mail has this id
+     */
+    List<AttemptView> attempts(long id) throws MailNotFoundException;
+
+    /** @return the queue's numbers now */
+    QueueStatistics statistics();
+}

@@ -1,0 +1,243 @@
+package dev.mailqueue.api;
+
+import java.io.Serializable;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The queue's numbers at one instant, as the statistics endpoint and the dashboard show them: mails
+ * per status, mails sent and failed per hour over the last 24 hours, the age of the oldest queued
+ * mail, the most frequent failure reasons, and the same per SMTP account.
+ */
+public class QueueStatistics implements Serializable {
+
+    private static final long serialVersionUID = 1L;
+
+    private String generatedAt; // ISO-8601; the ORB cannot marshal java.time types on Java 17
+    private LinkedHashMap<String, Long> countsByStatus = new LinkedHashMap<>();
+    private ArrayList<Hour> hours = new ArrayList<>();
+    private Long oldestQueuedSeconds;
+    private ArrayList<Reason> topFailureReasons = new ArrayList<>();
+    private ArrayList<Account> accounts = new ArrayList<>();
+    private long inDoubtLast24h;
+
+    /** For JSON-B. */
+    public QueueStatistics() {
+    }
+
+    /** @return when these numbers were read */
+    public Instant getGeneratedAt() {
+        return generatedAt == null ? null : Instant.parse(generatedAt);
+    }
+
+    public void setGeneratedAt(Instant generatedAt) {
+        this.generatedAt = generatedAt == null ? null : generatedAt.toString();
+    }
+
+    /** @return mails per status, every {@link MailStatus} present (0 when none), in declaration order */
+    public Map<String, Long> getCountsByStatus() {
+        return countsByStatus;
+    }
+
+    public void setCountsByStatus(Map<String, Long> countsByStatus) {
+        this.countsByStatus = new LinkedHashMap<>(countsByStatus);
+    }
+
+    /** @return 24 one-hour buckets, oldest first; the last one is the current, partial hour */
+    public List<Hour> getHours() {
+        return hours;
+    }
+
+    public void setHours(List<Hour> hours) {
+        this.hours = new ArrayList<>(hours);
+    }
+
+    /** @return seconds since the oldest QUEUED mail was enqueued, or null when none is queued */
+    public Long getOldestQueuedSeconds() {
+        return oldestQueuedSeconds;
+    }
+
+    public void setOldestQueuedSeconds(Long oldestQueuedSeconds) {
+        this.oldestQueuedSeconds = oldestQueuedSeconds;
+    }
+
+    /** @return the last errors of mails that ended FAILED in the last 24 hours, most frequent first */
+    public List<Reason> getTopFailureReasons() {
+        return topFailureReasons;
+    }
+
+    public void setTopFailureReasons(List<Reason> topFailureReasons) {
+        this.topFailureReasons = new ArrayList<>(topFailureReasons);
+    }
+
+    /** @return the numbers per SMTP account the mails go through */
+    public List<Account> getAccounts() {
+        return accounts;
+    }
+
+    public void setAccounts(List<Account> accounts) {
+        this.accounts = new ArrayList<>(accounts);
+    }
+
+    /**
+     * @return attempts of the last 24 hours left in doubt: a worker's lease expired after it began sending,
+     *         so the SMTP server may or may not have the mail (see the in-doubt policy)
+     */
+    public long getInDoubtLast24h() {
+        return inDoubtLast24h;
+    }
+
+    public void setInDoubtLast24h(long inDoubtLast24h) {
+        this.inDoubtLast24h = inDoubtLast24h;
+    }
+
+    /** One hour of throughput: mails sent (SMTP 250) and mails that ended FAILED in it. */
+    public static class Hour implements Serializable {
+
+        private static final long serialVersionUID = 1L;
+
+        private String start;
+        private long sent;
+        private long failed;
+
+        /** For JSON-B. */
+        public Hour() {
+        }
+
+        /**
+         * @param start  the hour's first instant (UTC, whole hour)
+         * @param sent   mails sent in it
+         * @param failed mails whose last attempt failed in it and that ended FAILED
+         */
+        public Hour(Instant start, long sent, long failed) {
+            this.start = start.toString();
+            this.sent = sent;
+            this.failed = failed;
+        }
+
+        public Instant getStart() {
+            return start == null ? null : Instant.parse(start);
+        }
+
+        public void setStart(Instant start) {
+            this.start = start == null ? null : start.toString();
+        }
+
+        public long getSent() {
+            return sent;
+        }
+
+        public void setSent(long sent) {
+            this.sent = sent;
+        }
+
+        public long getFailed() {
+            return failed;
+        }
+
+        public void setFailed(long failed) {
+            this.failed = failed;
+        }
+    }
+
+    /** A failure reason (a mail's last error, as recorded) and how many mails ended with it. */
+    public static class Reason implements Serializable {
+
+        private static final long serialVersionUID = 1L;
+
+        private String reason;
+        private long count;
+
+        /** For JSON-B. */
+        public Reason() {
+        }
+
+        /**
+         * @param reason the error text, at most 2,000 characters
+         * @param count  mails that ended FAILED with it
+         */
+        public Reason(String reason, long count) {
+            this.reason = reason;
+            this.count = count;
+        }
+
+        public String getReason() {
+            return reason;
+        }
+
+        public void setReason(String reason) {
+            this.reason = reason;
+        }
+
+        public long getCount() {
+            return count;
+        }
+
+        public void setCount(long count) {
+            this.count = count;
+        }
+    }
+
+    /** The numbers of one SMTP account: mails waiting for it, and sent and failed in the last 24 hours. */
+    public static class Account implements Serializable {
+
+        private static final long serialVersionUID = 1L;
+
+        private String account;
+        private long queued;
+        private long sentLast24h;
+        private long failedLast24h;
+
+        /** For JSON-B. */
+        public Account() {
+        }
+
+        /**
+         * @param account       the account's name
+         * @param queued        mails QUEUED for it
+         * @param sentLast24h   mails it sent in the last 24 hours
+         * @param failedLast24h mails that ended FAILED on it in the last 24 hours
+         */
+        public Account(String account, long queued, long sentLast24h, long failedLast24h) {
+            this.account = account;
+            this.queued = queued;
+            this.sentLast24h = sentLast24h;
+            this.failedLast24h = failedLast24h;
+        }
+
+        public String getAccount() {
+            return account;
+        }
+
+        public void setAccount(String account) {
+            this.account = account;
+        }
+
+        public long getQueued() {
+            return queued;
+        }
+
+        public void setQueued(long queued) {
+            this.queued = queued;
+        }
+
+        public long getSentLast24h() {
+            return sentLast24h;
+        }
+
+        public void setSentLast24h(long sentLast24h) {
+            this.sentLast24h = sentLast24h;
+        }
+
+        public long getFailedLast24h() {
+            return failedLast24h;
+        }
+
+        public void setFailedLast24h(long failedLast24h) {
+            this.failedLast24h = failedLast24h;
+        }
+    }
+}

@@ -1,0 +1,88 @@
+package dev.mailqueue.dispatch.control;
+
+import jakarta.annotation.PostConstruct;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import org.eclipse.microprofile.metrics.Counter;
+import org.eclipse.microprofile.metrics.MetricRegistry;
+import org.eclipse.microprofile.metrics.Timer;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLongArray;
+
+/**
+ * The dispatcher's MicroProfile metrics (application scope, on {@code /metrics?scope=application}):
+ * <ul>
+ *   <li>{@code mailqueue.mails.sent}, {@code mailqueue.mails.failed}: counters of attempts that the
+ *       SMTP server accepted, and that failed (a mail that fails 3 times counts 3)</li>
+ *   <li>{@code mailqueue.dispatch.rate}: mails sent per second, averaged over the last 60 seconds</li>
+ *   <li>{@code mailqueue.claim.duration}: timer of one claim transaction (release expired leases, pick
+ *       and lease up to a batch)</li>
+ *   <li>{@code mailqueue.send.duration}: timer of one SMTP send (connect when needed, MAIL FROM to the
+ *       reply to the end of DATA)</li>
+ * </ul>
+ * Counted on this server only; several servers sum up in the monitoring system.
+ */
+@ApplicationScoped
+public class DispatchMetrics {
+
+    /** Seconds the dispatch rate averages over. */
+    static final int RATE_WINDOW_SECONDS = 60;
+
+    @Inject
+    MetricRegistry registry;
+
+    private Counter sent;
+    private Counter failed;
+    private Timer claims;
+    private Timer sends;
+
+    /** Mails sent per second of the epoch, in a ring of one slot per second of the window. */
+    private final AtomicLongArray perSecond = new AtomicLongArray(RATE_WINDOW_SECONDS);
+    private final AtomicLongArray slotSecond = new AtomicLongArray(RATE_WINDOW_SECONDS);
+
+    @PostConstruct
+    void register() {
+        sent = registry.counter("mailqueue.mails.sent");
+        failed = registry.counter("mailqueue.mails.failed");
+        claims = registry.timer("mailqueue.claim.duration");
+        sends = registry.timer("mailqueue.send.duration");
+        registry.gauge("mailqueue.dispatch.rate", this, DispatchMetrics::ratePerSecond);
+    }
+
+    /** @param elapsed how long one claim transaction took */
+    public void claimed(Duration elapsed) {
+        claims.update(elapsed);
+    }
+
+    /**
+     * @param elapsed how long one SMTP send took
+     * @param ok      whether the server accepted the mail
+     */
+    public void sent(Duration elapsed, boolean ok) {
+        sends.update(elapsed);
+        if (ok) {
+            sent.inc();
+            long second = System.currentTimeMillis() / 1000;
+            int slot = (int) (second % RATE_WINDOW_SECONDS);
+            if (slotSecond.getAndSet(slot, second) != second) {
+                perSecond.set(slot, 0); // the slot held an older second: start it afresh
+            }
+            perSecond.incrementAndGet(slot);
+        } else {
+            failed.inc();
+        }
+    }
+
+    /** @return mails sent per second over the last {@value #RATE_WINDOW_SECONDS} seconds */
+    double ratePerSecond() {
+        long now = System.currentTimeMillis() / 1000;
+        long total = 0;
+        for (int slot = 0; slot < RATE_WINDOW_SECONDS; slot++) {
+            if (now - slotSecond.get(slot) < RATE_WINDOW_SECONDS) {
+                total += perSecond.get(slot);
+            }
+        }
+        return (double) total / RATE_WINDOW_SECONDS;
+    }
+}

@@ -1,0 +1,53 @@
+package dev.mailqueue.metrics.control;
+
+import dev.mailqueue.admin.control.StatisticsReader;
+import dev.mailqueue.api.MailStatus;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.Initialized;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceContext;
+import org.eclipse.microprofile.metrics.MetricRegistry;
+import org.eclipse.microprofile.metrics.Tag;
+
+import java.util.EnumMap;
+import java.util.Map;
+
+/**
+ * Gauge {@code mailqueue.queue.depth} with tag {@code status}: mails per status in the queue database
+ * (all servers' mails, as the table holds them). One GROUP BY query serves all statuses and is
+ * repeated at most once per {@value #MAX_AGE_MS} ms, however often the metrics are scraped.
+ */
+@ApplicationScoped
+public class QueueDepthGauges {
+
+    /** How old the counts may be, ms. */
+    static final long MAX_AGE_MS = 2_000;
+
+    @PersistenceContext(unitName = "mailqueue")
+    EntityManager em;
+
+    @Inject
+    MetricRegistry registry;
+
+    private Map<MailStatus, Long> counts = new EnumMap<>(MailStatus.class);
+    private long readAt;
+
+    /** Registers the gauges when the application starts. */
+    void register(@Observes @Initialized(ApplicationScoped.class) Object started) {
+        for (MailStatus status : MailStatus.values()) {
+            registry.gauge("mailqueue.queue.depth", () -> depth(status), new Tag("status", status.name()));
+        }
+    }
+
+    /** @return mails in {@code status}, at most {@value #MAX_AGE_MS} ms old */
+    synchronized long depth(MailStatus status) {
+        long now = System.currentTimeMillis();
+        if (now - readAt > MAX_AGE_MS) {
+            counts = StatisticsReader.countsByStatus(em);
+            readAt = now;
+        }
+        return counts.getOrDefault(status, 0L);
+    }
+}

@@ -1,0 +1,134 @@
+package dev.mailqueue.admin.boundary;
+
+import dev.mailqueue.api.AttemptView;
+import dev.mailqueue.api.InvalidFilterException;
+import dev.mailqueue.api.MailFilter;
+import dev.mailqueue.api.MailNotFoundException;
+import dev.mailqueue.api.MailPage;
+import dev.mailqueue.api.MailStateException;
+import dev.mailqueue.api.MailView;
+import dev.mailqueue.api.QueueStatistics;
+import jakarta.ejb.EJB;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.UriInfo;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+import java.util.List;
+
+/**
+ * {@code /api/admin}: the operator's API, role {@code mail-admin} only (web.xml and the EJB). Search
+ * mails by filter with paging and sorting; requeue, cancel or delete one mail or every mail a filter
+ * matches (bulk actions answer how many rows they changed); read one mail's attempt log; read the
+ * queue's statistics. Errors are problem details: 400 for a bad filter, 404 for an unknown mail, 409
+ * for an action the mail's status forbids.
+ */
+@Path("admin")
+@RequestScoped
+@Produces(MediaType.APPLICATION_JSON)
+@Tag(name = "admin", description = "Operating the queue (role mail-admin)")
+public class AdminResource {
+
+    @EJB
+    MailAdminLocal admin;
+
+    /**
+     * @return one page of the mails the query's filter matches (see {@link FilterParameters})
+     */
+    @GET
+    @Path("mails")
+    @Operation(summary = "Search mails", description = "Filter parameters: id, status (repeatable or comma separated),"
+            + " recipient, sender, enqueuedBy (exact), createdFrom, createdTo (ISO-8601), errorText, bounced"
+            + " (true: an attempt got a 5yz reply). Mails come without their attempt logs.")
+    public MailPage search(@Context UriInfo uri,
+                           @QueryParam("page") @DefaultValue("0") @Parameter(description = "from 0") int page,
+                           @QueryParam("size") @DefaultValue("50") @Parameter(description = "1 to 500") int size,
+                           @QueryParam("sort") @Parameter(description = "id, createdAt, status, priority, notBefore,"
+                                   + " sentAt or lastAttemptAt, then ,asc or ,desc; default id,desc") String sort)
+            throws InvalidFilterException {
+        return admin.search(FilterParameters.parse(uri.getQueryParameters()), page, size, sort);
+    }
+
+    @GET
+    @Path("mails/{id: [0-9]+}/attempts")
+    @Operation(summary = "The attempt log of one mail, oldest first")
+    public List<AttemptView> attempts(@PathParam("id") long id) throws MailNotFoundException {
+        return admin.attempts(id);
+    }
+
+    @POST
+    @Path("mails/{id: [0-9]+}/requeue")
+    @Operation(summary = "Requeue one FAILED, EXPIRED, HELD or CANCELLED mail",
+            description = "QUEUED again, due now, with the configured number of attempts.")
+    public MailView requeue(@PathParam("id") long id) throws MailNotFoundException, MailStateException {
+        return admin.requeue(id);
+    }
+
+    @POST
+    @Path("mails/{id: [0-9]+}/cancel")
+    @Operation(summary = "Cancel one QUEUED or HELD mail")
+    public MailView cancel(@PathParam("id") long id) throws MailNotFoundException, MailStateException {
+        return admin.cancel(id);
+    }
+
+    @DELETE
+    @Path("mails/{id: [0-9]+}")
+    @Operation(summary = "Delete one mail and its attempt log (not while it is SENDING)")
+    public void delete(@PathParam("id") long id) throws MailNotFoundException, MailStateException {
+        admin.delete(id);
+    }
+
+    @POST
+    @Path("mails/requeue")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Requeue every FAILED, EXPIRED, HELD or CANCELLED mail the filter matches",
+            description = "Body: a filter (ids, statuses, recipient, sender, enqueuedBy, createdFrom, createdTo,"
+                    + " errorText, bounced) with at least one criterion. Answers the rows changed.")
+    public Changed requeueAll(MailFilter filter) throws InvalidFilterException {
+        return new Changed(admin.requeue(filter));
+    }
+
+    @POST
+    @Path("mails/cancel")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Cancel every QUEUED or HELD mail the filter matches")
+    public Changed cancelAll(MailFilter filter) throws InvalidFilterException {
+        return new Changed(admin.cancel(filter));
+    }
+
+    @POST
+    @Path("mails/delete")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Delete every mail the filter matches, except SENDING ones")
+    public Changed deleteAll(MailFilter filter) throws InvalidFilterException {
+        return new Changed(admin.delete(filter));
+    }
+
+    @GET
+    @Path("statistics")
+    @Operation(summary = "The queue's numbers", description = "Mails per status, sent and failed per hour over the"
+            + " last 24 hours, age of the oldest queued mail (s), top failure reasons, per SMTP account.")
+    public QueueStatistics statistics() {
+        return admin.statistics();
+    }
+
+    /**
+     * The answer of a bulk action.
+     *
+     * @param changed how many mails the action changed (or deleted)
+     */
+    public record Changed(int changed) {
+    }
+}

@@ -1,0 +1,37 @@
+package dev.mailqueue.health.boundary;
+
+import dev.mailqueue.dispatch.control.DispatchHeartbeat;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.health.HealthCheck;
+import org.eclipse.microprofile.health.HealthCheckResponse;
+import org.eclipse.microprofile.health.Liveness;
+
+import java.time.Duration;
+
+/**
+ * Alive while the dispatch timer fires: down when it has been silent for ten intervals
+ * ({@code mailqueue.dispatch.interval.ms}), at least one minute. A server in that state sends nothing
+ * however healthy the rest looks; restarting it is the cure.
+ */
+@Liveness
+@ApplicationScoped
+public class DispatchLiveness implements HealthCheck {
+
+    @Inject
+    DispatchHeartbeat heartbeat;
+
+    @Inject
+    @ConfigProperty(name = "mailqueue.dispatch.interval.ms", defaultValue = "5000")
+    long intervalMillis;
+
+    @Override
+    public HealthCheckResponse call() {
+        Duration allowed = Duration.ofMillis(Math.max(60_000, 10 * intervalMillis));
+        Duration silence = heartbeat.silence();
+        return HealthCheckResponse.named("dispatch-timer").status(silence.compareTo(allowed) <= 0)
+                .withData("msSinceLastTick", silence.toMillis())
+                .withData("msAllowed", allowed.toMillis()).build();
+    }
+}
