@@ -123,6 +123,25 @@ class DeliveryPolicyIT extends QueueServerIT {
     }
 
     @Test
+    void aBouncedMailRequeuedByAnAdministratorGoesToTheRecipientThatRefusedIt() {
+        scripted.refuseRecipient("moved@to.example", 550, "5.1.1 <moved@to.example>: no such user", 1);
+        EnqueueReceipt receipt = QueueApi.enqueue(mail("moved@to.example", "bounced once"));
+        MailView bounced = QueueApi.awaitStatus(receipt.getId(), MailStatus.FAILED, Duration.ofSeconds(30));
+        assertThat(bounced.getRecipients()).singleElement()
+                .satisfies(r -> assertThat(r.getStatus()).isEqualTo("REFUSED"));
+
+        // The mailbox exists again; the operator resends only what bounced.
+        HttpResponse<String> requeued = QueueApi.postAs(TestUser.ADMIN, QueueApi.BASE,
+                "/api/admin/mails/" + receipt.getId() + "/requeue", "");
+        assertThat(requeued.statusCode()).as(requeued.body()).isEqualTo(200);
+
+        MailView sent = QueueApi.awaitStatus(receipt.getId(), MailStatus.SENT, Duration.ofSeconds(30));
+        assertThat(sent.getAttempts()).extracting(AttemptView::getOutcome).containsExactly("FAILED", "SENT");
+        assertThat(scripted.arrivalsFor("moved@to.example")).singleElement()
+                .satisfies(d -> assertThat(d.messageId()).isEqualTo(receipt.getMessageId()));
+    }
+
+    @Test
     void aMailPastItsExpiryIsExpiredNotSent() {
         // A dead worker holds the mail beyond its expiry; when the lease is taken back it is too late.
         EnqueueReceipt receipt = QueueApi.enqueue(mail("late@to.example", "expires").expiresAt(Instant.now().plusSeconds(2)));
@@ -165,6 +184,10 @@ class DeliveryPolicyIT extends QueueServerIT {
         assertThat(sent.getAttempts().get(0).getError()).contains("in doubt").contains("same Message-ID");
         assertThat(scripted.arrivalsFor("doubt@to.example")).singleElement()
                 .satisfies(d -> assertThat(d.messageId()).isEqualTo(receipt.getMessageId()));
+        HttpResponse<String> stats = QueueApi.getAs(TestUser.ADMIN, QueueApi.BASE, "/api/admin/statistics");
+        assertThat(stats.statusCode()).as(stats.body()).isEqualTo(200);
+        assertThat(((Number) QueueApi.jsonObject(stats.body()).get("inDoubtLast24h")).longValue())
+                .as("counted in the statistics").isGreaterThanOrEqualTo(1);
     }
 
     private static MailRequest mail(String to, String subject) {

@@ -52,6 +52,18 @@ class EnqueueOptionsIT extends QueueServerIT {
     }
 
     @Test
+    void anIdempotencyKeyBelongsToTheUserWhoUsedIt() {
+        String key = UUID.randomUUID().toString();
+        HttpResponse<String> mine = QueueApi.postWithKey(QueueApi.toJson(mail("mine@to.example")), key);
+        HttpResponse<String> theirs = QueueApi.postWithKey(TestUser.OTHER_SENDER, QueueApi.toJson(new MailRequest()
+                .from("only@other.example").to("theirs@to.example").subject("same key").text("x")), key);
+
+        assertThat(mine.statusCode()).as(mine.body()).isEqualTo(202);
+        assertThat(theirs.statusCode()).as("another user's key is not a repeat: %s", theirs.body()).isEqualTo(202);
+        assertThat(QueueApi.receipt(theirs.body()).getId()).isNotEqualTo(QueueApi.receipt(mine.body()).getId());
+    }
+
+    @Test
     void racingDuplicatesQueueOneMailAndAllGetItsId() throws Exception {
         String key = UUID.randomUUID().toString();
         String json = QueueApi.toJson(mail("racer@to.example"));

@@ -66,9 +66,14 @@ final class QueueApi {
                 .POST(HttpRequest.BodyPublishers.ofString(json)));
     }
 
-    /** POSTs a mail to /api/mails with an {@code Idempotency-Key} header. */
+    /** POSTs a mail to /api/mails with an {@code Idempotency-Key} header, as the sender. */
     static HttpResponse<String> postWithKey(String json, String idempotencyKey) {
-        return send(TestUser.SENDER, HttpRequest.newBuilder(URI.create(BASE + "/api/mails"))
+        return postWithKey(TestUser.SENDER, json, idempotencyKey);
+    }
+
+    /** POSTs a mail to /api/mails with an {@code Idempotency-Key} header, as {@code user}. */
+    static HttpResponse<String> postWithKey(TestUser user, String json, String idempotencyKey) {
+        return send(user, HttpRequest.newBuilder(URI.create(BASE + "/api/mails"))
                 .header("Content-Type", "application/json")
                 .header("Idempotency-Key", idempotencyKey)
                 .POST(HttpRequest.BodyPublishers.ofString(json)));
