@@ -85,7 +85,9 @@ class RetentionIT extends QueueServerIT {
     }
 
     private static String executions() {
-        HttpResponse<String> response = QueueApi.get("/probe/db?op=executions&job=mail-retention");
+        // As the administrator: with batch security on, only a batch role may read job executions.
+        HttpResponse<String> response = QueueApi.getAs(TestUser.ADMIN, QueueApi.BASE,
+                "/probe/db?op=executions&job=mail-retention");
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
         return response.body();
     }
