@@ -2,10 +2,8 @@ package dev.mailqueue.dispatch.control;
 
 import dev.mailqueue.api.MailStatus;
 import dev.mailqueue.mail.entity.MailMessage;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.LocalDateTime;
 import java.util.List;
@@ -23,23 +21,9 @@ class DeferredMailsTest {
     static final LocalDateTime NOW = LocalDateTime.of(2030, 3, 14, 9, 26, 53);
     static final String OWNER = "mail1.example.com/mailqueue#7";
 
-    static QueueDatabase db;
+    @RegisterExtension
+    static final QueueDatabase db = QueueDatabase.perTestClass();
     final DeferredMails cut = new DeferredMails();
-
-    @BeforeAll
-    static void createDatabase() {
-        db = QueueDatabase.create();
-    }
-
-    @AfterAll
-    static void dropDatabase() {
-        db.close();
-    }
-
-    @BeforeEach
-    void emptyQueue() {
-        db.clean();
-    }
 
     @Test
     void aDeferredMailIsQueuedAgainForItsTurnWithoutCostingAnAttempt() {

@@ -4,10 +4,9 @@ import dev.mailqueue.api.MailStatus;
 import dev.mailqueue.mail.entity.AttemptOutcome;
 import dev.mailqueue.mail.entity.MailAttempt;
 import dev.mailqueue.mail.entity.MailMessage;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.LocalDateTime;
 import java.util.List;
@@ -29,22 +28,12 @@ class DeliveryRecorderTest {
     static final String OWNER = "mail1.example.com/mailqueue#7";
     static final String SERVER = "mail1.example.com/mailqueue";
 
-    static QueueDatabase db;
+    @RegisterExtension
+    static final QueueDatabase db = QueueDatabase.perTestClass();
     DeliveryRecorder cut;
 
-    @BeforeAll
-    static void createDatabase() {
-        db = QueueDatabase.create();
-    }
-
-    @AfterAll
-    static void dropDatabase() {
-        db.close();
-    }
-
     @BeforeEach
-    void emptyQueue() {
-        db.clean();
+    void newCut() {
         cut = new DeliveryRecorder();
     }
 

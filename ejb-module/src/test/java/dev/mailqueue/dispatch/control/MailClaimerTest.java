@@ -9,10 +9,9 @@ import dev.mailqueue.mail.entity.MailHeader;
 import dev.mailqueue.mail.entity.MailMessage;
 import dev.mailqueue.mail.entity.RecipientStatus;
 import jakarta.persistence.EntityManager;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -39,22 +38,12 @@ class MailClaimerTest {
     static final LocalDateTime NOW = LocalDateTime.of(2030, 3, 14, 9, 26, 53);
     static final long LEASE_MS = 60_000;
 
-    static QueueDatabase db;
+    @RegisterExtension
+    static final QueueDatabase db = QueueDatabase.perTestClass();
     MailClaimer cut;
 
-    @BeforeAll
-    static void createDatabase() {
-        db = QueueDatabase.create();
-    }
-
-    @AfterAll
-    static void dropDatabase() {
-        db.close();
-    }
-
     @BeforeEach
-    void emptyQueue() {
-        db.clean();
+    void newCut() {
         cut = new MailClaimer();
     }
 

@@ -4,6 +4,10 @@ import dev.mailqueue.mail.entity.MailAttempt;
 import dev.mailqueue.mail.entity.MailMessage;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.EntityManagerFactory;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 import jakarta.persistence.EntityTransaction;
 import jakarta.persistence.Persistence;
 import org.flywaydb.core.Flyway;
@@ -34,7 +38,7 @@ import java.util.logging.Logger;
  * {@code mariadb} (a throwaway database on 127.0.0.1:3306, user root) — the Maven profiles of the same
  * names set it.
  */
-public final class QueueDatabase implements AutoCloseable {
+public final class QueueDatabase implements AutoCloseable, BeforeAllCallback, AfterAllCallback, BeforeEachCallback {
 
     private static final AtomicInteger DATABASES = new AtomicInteger();
 
@@ -52,11 +56,15 @@ public final class QueueDatabase implements AutoCloseable {
     /** The database the tests run on: derby, postgresql or mariadb. */
     static final String KIND = System.getProperty("mailqueue.test.db", "derby");
 
-    private final String name;
-    private final String url;
-    private final String user;
-    private final String password;
-    private final EntityManagerFactory emf;
+    private String name;
+    private String url;
+    private String user;
+    private String password;
+    private EntityManagerFactory emf;
+
+    /** For {@link #perTestClass()}: opened before the class's tests. */
+    private QueueDatabase() {
+    }
 
     private QueueDatabase(String name, String url, String user, String password, EntityManagerFactory emf) {
         this.name = name;
@@ -69,6 +77,37 @@ public final class QueueDatabase implements AutoCloseable {
     /** @return true when the tests run on Derby, whose lock table some tests read */
     static boolean isDerby() {
         return "derby".equals(KIND);
+    }
+
+    /**
+     * For a test class: {@code @RegisterExtension static final QueueDatabase db =
+     * QueueDatabase.perTestClass();} creates the database before the class's tests, empties it before
+     * each test, and drops it after the last.
+     *
+     * @return a database to be opened by JUnit
+     */
+    public static QueueDatabase perTestClass() {
+        return new QueueDatabase();
+    }
+
+    @Override
+    public void beforeAll(ExtensionContext context) {
+        QueueDatabase opened = create();
+        name = opened.name;
+        url = opened.url;
+        user = opened.user;
+        password = opened.password;
+        emf = opened.emf;
+    }
+
+    @Override
+    public void beforeEach(ExtensionContext context) {
+        clean();
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) {
+        close();
     }
 
     /** @return a new, empty database at the current schema version */

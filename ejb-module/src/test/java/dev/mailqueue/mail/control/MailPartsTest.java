@@ -5,10 +5,8 @@ import dev.mailqueue.dispatch.control.Rows;
 import dev.mailqueue.mail.entity.MailAttachment;
 import dev.mailqueue.mail.entity.MailHeader;
 import dev.mailqueue.mail.entity.MailMessage;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.LocalDateTime;
 import java.util.ArrayList;
@@ -25,22 +23,8 @@ class MailPartsTest {
 
     static final LocalDateTime NOW = LocalDateTime.of(2030, 3, 14, 9, 26, 53);
 
-    static QueueDatabase db;
-
-    @BeforeAll
-    static void createDatabase() {
-        db = QueueDatabase.create();
-    }
-
-    @AfterAll
-    static void dropDatabase() {
-        db.close();
-    }
-
-    @BeforeEach
-    void emptyQueue() {
-        db.clean();
-    }
+    @RegisterExtension
+    static final QueueDatabase db = QueueDatabase.perTestClass();
 
     @Test
     void aMailIsStoredWithItsPartsInOrder() {

@@ -9,10 +9,9 @@ import dev.mailqueue.mail.entity.MailAttachment;
 import dev.mailqueue.mail.entity.MailAttempt;
 import dev.mailqueue.mail.entity.MailHeader;
 import dev.mailqueue.mail.entity.MailMessage;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.LocalDateTime;
 import java.util.ArrayList;
@@ -31,22 +30,12 @@ class RetentionStoreTest {
     static final LocalDateTime CUTOFF = RetentionPolicy.cutoff(NOW, 15);
     static final LocalDateTime OLD = CUTOFF.minusSeconds(1);
 
-    static QueueDatabase db;
+    @RegisterExtension
+    static final QueueDatabase db = QueueDatabase.perTestClass();
     RetentionStore cut;
 
-    @BeforeAll
-    static void createDatabase() {
-        db = QueueDatabase.create();
-    }
-
-    @AfterAll
-    static void dropDatabase() {
-        db.close();
-    }
-
     @BeforeEach
-    void emptyQueue() {
-        db.clean();
+    void newCut() {
         cut = new RetentionStore();
     }
 
