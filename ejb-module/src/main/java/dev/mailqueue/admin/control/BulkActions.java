@@ -4,6 +4,7 @@ import dev.mailqueue.api.FieldError;
 import dev.mailqueue.api.InvalidFilterException;
 import dev.mailqueue.api.MailFilter;
 import dev.mailqueue.api.MailStatus;
+import dev.mailqueue.mail.control.MailFactory;
 import dev.mailqueue.mail.entity.MailMessage;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -12,7 +13,6 @@ import jakarta.persistence.PersistenceException;
 import jakarta.persistence.criteria.CriteriaBuilder;
 import jakarta.persistence.criteria.CriteriaQuery;
 import jakarta.persistence.criteria.Root;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -52,12 +52,7 @@ public class BulkActions {
     static final int CHUNK = 500;
 
     @Inject
-    @ConfigProperty(name = "mailqueue.delivery.max-attempts", defaultValue = "100")
-    int maxAttempts;
-
-    @Inject
-    @ConfigProperty(name = "mailqueue.delivery.max-lifetime.ms", defaultValue = "432000000")
-    long maxLifetimeMillis;
+    MailFactory factory; // attempts and lifetime, as a new mail gets them
 
     /**
      * Puts the matching FAILED, EXPIRED, HELD and CANCELLED mails back in the queue as if new: QUEUED,
@@ -75,11 +70,12 @@ public class BulkActions {
      * @throws PersistenceException   when the database refuses the update
      */
     public int requeue(EntityManager em, MailFilter filter, LocalDateTime now) throws InvalidFilterException {
-        Timestamp expires = maxLifetimeMillis > 0 ? Timestamp.valueOf(now.plusNanos(maxLifetimeMillis * 1_000_000L)) : null;
+        LocalDateTime expiry = factory.expiry(null, now);
+        Timestamp expires = expiry == null ? null : Timestamp.valueOf(expiry);
         return apply(em, filter, REQUEUEABLE, "DELETE FROM MAIL_RECIPIENT WHERE STATUS <> 'SENT' AND MAIL_ID",
                 "UPDATE MAIL_MESSAGE SET STATUS = 'QUEUED', ATTEMPTS_REMAINING = ?, NOT_BEFORE = ?, EXPIRES_AT = ?,"
                 + " LEASE_OWNER = NULL, LEASE_EXPIRES_AT = NULL, SEND_STARTED_AT = NULL", statement -> {
-                    statement.setInt(1, Math.max(1, maxAttempts));
+                    statement.setInt(1, factory.attempts());
                     statement.setTimestamp(2, Timestamp.valueOf(now));
                     if (expires == null) {
                         statement.setNull(3, java.sql.Types.TIMESTAMP);

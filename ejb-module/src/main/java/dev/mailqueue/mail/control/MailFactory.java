@@ -79,7 +79,7 @@ public class MailFactory {
         mail.setCreatedAt(now);
         LocalDateTime notBefore = Utc.of(request.getNotBefore());
         mail.setNotBefore(notBefore == null || notBefore.isBefore(now) ? now : notBefore);
-        mail.setAttemptsRemaining(Math.max(1, maxAttempts));
+        mail.setAttemptsRemaining(attempts());
         mail.setExpiresAt(expiry(Utc.of(request.getExpiresAt()), now));
         mail.setFromAddress(request.getFrom());
         mail.setFromName(blankToNull(request.getFromName()));
@@ -96,8 +96,18 @@ public class MailFactory {
         return mail;
     }
 
-    /** @return the earlier of the caller's expiry and now plus the queue's maximum lifetime (if set) */
-    private LocalDateTime expiry(LocalDateTime requested, LocalDateTime now) {
+    /** @return the attempts a mail is queued (or requeued) with: {@code mailqueue.delivery.max-attempts}, 1 or more */
+    public int attempts() {
+        return Math.max(1, maxAttempts);
+    }
+
+    /**
+     * @param requested the caller's expiry (UTC), or null for none
+     * @param now       UTC now
+     * @return the earlier of the caller's expiry and now plus the queue's maximum lifetime (if set), or
+     *         null when there is neither
+     */
+    public LocalDateTime expiry(LocalDateTime requested, LocalDateTime now) {
         LocalDateTime lifetime = maxLifetimeMillis > 0 ? now.plusNanos(maxLifetimeMillis * 1_000_000L) : null;
         if (requested == null || lifetime != null && lifetime.isBefore(requested)) {
             return lifetime;
