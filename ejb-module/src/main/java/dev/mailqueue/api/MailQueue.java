@@ -30,8 +30,8 @@ public interface MailQueue {
 
     /**
      * Queues one mail at most once per idempotency key and caller, like {@link #enqueue(MailRequest)}:
-     * when the caller already queued a mail with this key, nothing new is queued and its receipt is returned, marked
-     * {@link EnqueueReceipt#isDuplicate() duplicate} (whatever the request says now). For callers that
+     * when the caller already queued a mail with this key and the same request, nothing new is queued and its
+     * receipt is returned, marked {@link EnqueueReceipt#isDuplicate() duplicate}. For callers that
      * may send the same request twice, e.g. a user double-clicking "Send" or a retry after a timeout.
      * Keys are kept as long as their mail (retention deletes both).
      *
@@ -44,9 +44,11 @@ public interface MailQueue {
      * @throws SenderNotAllowedException    when the caller may not send from the request's From address
      * @throws IdempotencyConflictException when a concurrent enqueue with the same key committed first;
      *                                      the transaction rolls back, and calling again returns its mail
+     * @throws IdempotencyKeyReusedException when the key first queued a different request; nothing is
+     *                                       queued
      */
-    EnqueueReceipt enqueue(MailRequest request, String idempotencyKey)
-            throws InvalidMailException, SenderNotAllowedException, IdempotencyConflictException;
+    EnqueueReceipt enqueue(MailRequest request, String idempotencyKey) throws InvalidMailException,
+            SenderNotAllowedException, IdempotencyConflictException, IdempotencyKeyReusedException;
 
     /**
      * Queues up to {@link MailLimits#BATCH} mails at once, all or nothing, in the caller's transaction

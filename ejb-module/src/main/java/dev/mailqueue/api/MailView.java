@@ -28,6 +28,7 @@ public class MailView implements Serializable {
     // (java.time is not open to it), so the remote view would fail. The accessors speak Instant.
     private String createdAt;
     private String notBefore;
+    private String claimedAt;
     private int attemptsRemaining;
     private String lastAttemptAt;
     private String sentAt;
@@ -134,6 +135,15 @@ public class MailView implements Serializable {
     public void setNotBefore(Instant notBefore) {
         this.notBefore = notBefore == null ? null : notBefore.toString();
     }
+    /** @return when its current (or last) claim took it for sending, or null when no claimer has */
+    public Instant getClaimedAt() {
+        return claimedAt == null ? null : Instant.parse(claimedAt);
+    }
+
+    public void setClaimedAt(Instant claimedAt) {
+        this.claimedAt = claimedAt == null ? null : claimedAt.toString();
+    }
+
 
     /** @return how many more attempts the queue will make, 0 when it has given up or sent */
     public int getAttemptsRemaining() {

@@ -3,16 +3,16 @@ package dev.mailqueue.account.control;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
-import jakarta.persistence.EntityManager;
-import jakarta.persistence.PersistenceContext;
-import jakarta.persistence.PersistenceException;
+import dev.mailqueue.queue.control.SqlTime;
+import dev.mailqueue.queue.control.StoreException;
+import jakarta.annotation.Resource;
 
+import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Timestamp;
-import java.time.LocalDateTime;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -30,10 +30,17 @@ import java.util.List;
 @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW) // decide and commit before sending
 public class AccountThrottle {
 
-    private static final LocalDateTime LONG_AGO = LocalDateTime.of(2000, 1, 1, 0, 0);
+    private static final Instant LONG_AGO = Instant.parse("2000-01-01T00:00:00Z");
 
-    @PersistenceContext(unitName = "mailqueue")
-    EntityManager em;
+    @Resource(lookup = "jdbc/mailqueue")
+    DataSource dataSource;
+
+    /** For tests outside a container: each call then runs in whatever transaction the data source gives. */
+    public static AccountThrottle on(DataSource dataSource) {
+        AccountThrottle throttle = new AccountThrottle();
+        throttle.dataSource = dataSource;
+        return throttle;
+    }
 
     /**
      * Takes leave to send one mail through the account now: a per-minute slot (held as in flight) and
@@ -42,17 +49,16 @@ public class AccountThrottle {
      * @param account the account to send through
      * @param now     UTC now
      * @return a granted permit, or a refusal with retry times
-     * @throws PersistenceException when the database fails, e.g. a lock timeout, or two servers created
+     * @throws StoreException when the database fails, e.g. a lock timeout, or two servers created
      *                              the account's row at the same moment (the caller tries again later)
      */
-    public SendPermit acquire(Account account, LocalDateTime now) {
+    public SendPermit acquire(Account account, Instant now) {
         if (!account.isRateLimited()) {
             return SendPermit.unlimited(account.name());
         }
-        try {
-            Connection c = em.unwrap(Connection.class);
+        try (Connection c = dataSource.getConnection()) {
             State state = lock(c, account.name(), now);
-            LocalDateTime today = RateRules.dayStart(now);
+            Instant today = RateRules.dayStart(now);
             int dayCount = today.equals(state.dayStart) ? state.dayCount : 0;
             if (account.perDay() > 0 && dayCount >= account.perDay()) {
                 return new SendPermit(account.name(), false, -1, today, List.of(RateRules.nextDay(now)));
@@ -61,7 +67,7 @@ public class AccountThrottle {
             if (account.perMinute() > 0) {
                 RateRules.Slowed slowed = RateRules.recover(account.perMinute(), state.slowed, now);
                 int limit = slowed == null ? account.perMinute() : slowed.limit();
-                List<LocalDateTime> freeAt = slots(c, account, now);
+                List<Instant> freeAt = slots(c, account, now);
                 slot = RateRules.freeSlot(limit, freeAt, now);
                 writeSlowed(c, account.name(), slowed);
                 if (slot < 0) {
@@ -71,14 +77,14 @@ public class AccountThrottle {
             }
             try (PreparedStatement s = c.prepareStatement(
                     "UPDATE SMTP_ACCOUNT_RATE SET DAY_START = ?, DAY_COUNT = ? WHERE SMTP_ACCOUNT = ?")) {
-                s.setTimestamp(1, Timestamp.valueOf(today));
+                SqlTime.set(s, 1, today);
                 s.setInt(2, dayCount + 1);
                 s.setString(3, account.name());
                 s.executeUpdate();
             }
             return new SendPermit(account.name(), true, slot, account.perDay() > 0 ? today : null, List.of());
         } catch (SQLException e) {
-            throw new PersistenceException("could not take a send slot of account " + account.name(), e);
+            throw new StoreException("could not take a send slot of account " + account.name(), e);
         }
     }
 
@@ -88,16 +94,16 @@ public class AccountThrottle {
      *
      * @param permit     a granted permit
      * @param finishedAt UTC time of the server's last reply, or of the failure
-     * @throws PersistenceException when the database fails
+     * @throws StoreException when the database fails
      */
-    public void complete(SendPermit permit, LocalDateTime finishedAt) {
+    public void complete(SendPermit permit, Instant finishedAt) {
         if (permit.slot() < 0) {
             return;
         }
-        try {
-            setFreeAt(em.unwrap(Connection.class), permit.account(), permit.slot(), finishedAt.plus(RateRules.WINDOW));
+        try (Connection c = dataSource.getConnection()) {
+            setFreeAt(c, permit.account(), permit.slot(), finishedAt.plus(RateRules.WINDOW));
         } catch (SQLException e) {
-            throw new PersistenceException("could not settle the send slot of account " + permit.account(), e);
+            throw new StoreException("could not settle the send slot of account " + permit.account(), e);
         }
     }
 
@@ -106,19 +112,18 @@ public class AccountThrottle {
      *
      * @param permit a granted permit
      * @param now    UTC now
-     * @throws PersistenceException when the database fails
+     * @throws StoreException when the database fails
      */
-    public void release(SendPermit permit, LocalDateTime now) {
+    public void release(SendPermit permit, Instant now) {
         if (!permit.holdsState()) {
             return;
         }
-        try {
-            Connection c = em.unwrap(Connection.class);
+        try (Connection c = dataSource.getConnection()) {
             if (permit.dayStart() != null) {
                 try (PreparedStatement s = c.prepareStatement("UPDATE SMTP_ACCOUNT_RATE SET DAY_COUNT = DAY_COUNT - 1"
                         + " WHERE SMTP_ACCOUNT = ? AND DAY_START = ? AND DAY_COUNT > 0")) {
                     s.setString(1, permit.account());
-                    s.setTimestamp(2, Timestamp.valueOf(permit.dayStart()));
+                    SqlTime.set(s, 2, permit.dayStart());
                     s.executeUpdate();
                 }
             }
@@ -126,7 +131,7 @@ public class AccountThrottle {
                 setFreeAt(c, permit.account(), permit.slot(), now);
             }
         } catch (SQLException e) {
-            throw new PersistenceException("could not give back the send slot of account " + permit.account(), e);
+            throw new StoreException("could not give back the send slot of account " + permit.account(), e);
         }
     }
 
@@ -137,29 +142,28 @@ public class AccountThrottle {
      * @param account the account whose server replied so
      * @param now     UTC now
      * @return the per-minute limit now in force, 0 when the account has no per-minute limit
-     * @throws PersistenceException when the database fails
+     * @throws StoreException when the database fails
      */
-    public int slowDown(Account account, LocalDateTime now) {
+    public int slowDown(Account account, Instant now) {
         if (account.perMinute() <= 0) {
             return 0;
         }
-        try {
-            Connection c = em.unwrap(Connection.class);
+        try (Connection c = dataSource.getConnection()) {
             State state = lock(c, account.name(), now);
             RateRules.Slowed slowed = RateRules.slowDown(account.perMinute(),
                     RateRules.recover(account.perMinute(), state.slowed, now), now);
             writeSlowed(c, account.name(), slowed);
             return slowed.limit();
         } catch (SQLException e) {
-            throw new PersistenceException("could not slow down account " + account.name(), e);
+            throw new StoreException("could not slow down account " + account.name(), e);
         }
     }
 
-    private record State(LocalDateTime dayStart, int dayCount, RateRules.Slowed slowed) {
+    private record State(Instant dayStart, int dayCount, RateRules.Slowed slowed) {
     }
 
     /** Locks the account's row, creating it on first use, and reads it. */
-    private static State lock(Connection c, String account, LocalDateTime now) throws SQLException {
+    private static State lock(Connection c, String account, Instant now) throws SQLException {
         int locked;
         try (PreparedStatement s = c.prepareStatement(
                 "UPDATE SMTP_ACCOUNT_RATE SET LOCK_VERSION = LOCK_VERSION + 1 WHERE SMTP_ACCOUNT = ?")) {
@@ -172,7 +176,7 @@ public class AccountThrottle {
             try (PreparedStatement s = c.prepareStatement("INSERT INTO SMTP_ACCOUNT_RATE"
                     + " (SMTP_ACCOUNT, LOCK_VERSION, DAY_START, DAY_COUNT) VALUES (?, 0, ?, 0)")) {
                 s.setString(1, account);
-                s.setTimestamp(2, Timestamp.valueOf(RateRules.dayStart(now)));
+                SqlTime.set(s, 2, RateRules.dayStart(now));
                 s.executeUpdate();
             }
         }
@@ -183,34 +187,34 @@ public class AccountThrottle {
                 r.next();
                 int slowedLimit = r.getInt(3);
                 boolean slowed = !r.wasNull();
-                Timestamp slowedAt = r.getTimestamp(4);
-                return new State(r.getTimestamp(1).toLocalDateTime(), r.getInt(2),
-                        slowed && slowedAt != null ? new RateRules.Slowed(slowedLimit, slowedAt.toLocalDateTime()) : null);
+                Instant slowedAt = SqlTime.get(r, 4);
+                return new State(SqlTime.get(r, 1), r.getInt(2),
+                        slowed && slowedAt != null ? new RateRules.Slowed(slowedLimit, slowedAt) : null);
             }
         }
     }
 
     /** @return free-from times of slots 0 .. perMinute - 1, creating missing slot rows as free */
-    private static List<LocalDateTime> slots(Connection c, Account account, LocalDateTime now) throws SQLException {
-        LocalDateTime[] freeAt = new LocalDateTime[account.perMinute()];
+    private static List<Instant> slots(Connection c, Account account, Instant now) throws SQLException {
+        Instant[] freeAt = new Instant[account.perMinute()];
         try (PreparedStatement s = c.prepareStatement(
                 "SELECT SLOT, FREE_AT FROM SMTP_ACCOUNT_SLOT WHERE SMTP_ACCOUNT = ? AND SLOT < ?")) {
             s.setString(1, account.name());
             s.setInt(2, account.perMinute());
             try (ResultSet r = s.executeQuery()) {
                 while (r.next()) {
-                    freeAt[r.getInt(1)] = r.getTimestamp(2).toLocalDateTime();
+                    freeAt[r.getInt(1)] = SqlTime.get(r, 2);
                 }
             }
         }
-        List<LocalDateTime> result = new ArrayList<>(freeAt.length);
+        List<Instant> result = new ArrayList<>(freeAt.length);
         for (int slot = 0; slot < freeAt.length; slot++) {
             if (freeAt[slot] == null) {
                 try (PreparedStatement s = c.prepareStatement(
                         "INSERT INTO SMTP_ACCOUNT_SLOT (SMTP_ACCOUNT, SLOT, FREE_AT) VALUES (?, ?, ?)")) {
                     s.setString(1, account.name());
                     s.setInt(2, slot);
-                    s.setTimestamp(3, Timestamp.valueOf(LONG_AGO));
+                    SqlTime.set(s, 3, LONG_AGO);
                     s.executeUpdate();
                 }
                 freeAt[slot] = LONG_AGO;
@@ -220,10 +224,10 @@ public class AccountThrottle {
         return result;
     }
 
-    private static void setFreeAt(Connection c, String account, int slot, LocalDateTime freeAt) throws SQLException {
+    private static void setFreeAt(Connection c, String account, int slot, Instant freeAt) throws SQLException {
         try (PreparedStatement s = c.prepareStatement(
                 "UPDATE SMTP_ACCOUNT_SLOT SET FREE_AT = ? WHERE SMTP_ACCOUNT = ? AND SLOT = ?")) {
-            s.setTimestamp(1, Timestamp.valueOf(freeAt));
+            SqlTime.set(s, 1, freeAt);
             s.setString(2, account);
             s.setInt(3, slot);
             s.executeUpdate();
@@ -238,7 +242,7 @@ public class AccountThrottle {
                 s.setNull(2, java.sql.Types.TIMESTAMP);
             } else {
                 s.setInt(1, slowed.limit());
-                s.setTimestamp(2, Timestamp.valueOf(slowed.since()));
+                SqlTime.set(s, 2, slowed.since());
             }
             s.setString(3, account);
             s.executeUpdate();

@@ -1,8 +1,8 @@
 package dev.mailqueue.account.control;
 
 import java.time.Duration;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -43,7 +43,7 @@ public final class RateRules {
      * @param limit the per-minute limit now in force, 1 or more
      * @param since when it was set (the last decrease or step up); null when never slowed
      */
-    public record Slowed(int limit, LocalDateTime since) {
+    public record Slowed(int limit, Instant since) {
     }
 
     /**
@@ -53,7 +53,7 @@ public final class RateRules {
      * @return the limit in force now, grown back by {@link #step} per full minute since it was last
      *         changed; null once it is back at the configured limit
      */
-    public static Slowed recover(int configured, Slowed slowed, LocalDateTime now) {
+    public static Slowed recover(int configured, Slowed slowed, Instant now) {
         if (slowed == null || slowed.limit() >= configured) {
             return null;
         }
@@ -73,7 +73,7 @@ public final class RateRules {
      * @return the limit after a 421 / 4.7.x reply: half the limit in force, at least 1; unchanged when
      *         the last decrease was less than {@link #SLOW_DOWN_QUIET} ago
      */
-    public static Slowed slowDown(int configured, Slowed slowed, LocalDateTime now) {
+    public static Slowed slowDown(int configured, Slowed slowed, Instant now) {
         int current = slowed == null ? configured : slowed.limit();
         if (slowed != null && slowed.since().plus(SLOW_DOWN_QUIET).isAfter(now)) {
             return slowed;
@@ -94,7 +94,7 @@ public final class RateRules {
      * @param now    UTC now
      * @return the number of a free slot, or -1 when {@code limit} slots are busy
      */
-    public static int freeSlot(int limit, List<LocalDateTime> freeAt, LocalDateTime now) {
+    public static int freeSlot(int limit, List<Instant> freeAt, Instant now) {
         int busy = 0;
         int free = -1;
         for (int slot = 0; slot < freeAt.size(); slot++) {
@@ -115,9 +115,9 @@ public final class RateRules {
      *         the one whose release brings the busy count below {@code limit}; a slot whose send is
      *         under way is expected to free {@link #WINDOW} after it was taken, not at its in-flight hold
      */
-    public static List<LocalDateTime> retryTimes(int limit, List<LocalDateTime> freeAt, LocalDateTime now) {
-        List<LocalDateTime> busy = new ArrayList<>();
-        for (LocalDateTime t : freeAt) {
+    public static List<Instant> retryTimes(int limit, List<Instant> freeAt, Instant now) {
+        List<Instant> busy = new ArrayList<>();
+        for (Instant t : freeAt) {
             if (t.isAfter(now.plus(WINDOW))) {
                 busy.add(t.minus(IN_FLIGHT));
             } else if (t.isAfter(now)) {
@@ -126,18 +126,17 @@ public final class RateRules {
         }
         busy.sort(null);
         int skip = Math.max(0, busy.size() - limit);
-        List<LocalDateTime> times = new ArrayList<>(busy.subList(Math.min(skip, busy.size()), busy.size()));
+        List<Instant> times = new ArrayList<>(busy.subList(Math.min(skip, busy.size()), busy.size()));
         return times.isEmpty() ? List.of(now.plus(WINDOW)) : times;
     }
 
     /** @return UTC midnight starting the day of {@code now} */
-    public static LocalDateTime dayStart(LocalDateTime now) {
-        return now.toLocalDate().atStartOfDay();
+    public static Instant dayStart(Instant now) {
+        return now.truncatedTo(ChronoUnit.DAYS);
     }
 
     /** @return UTC midnight ending the day of {@code now} */
-    public static LocalDateTime nextDay(LocalDateTime now) {
-        LocalDate day = now.toLocalDate();
-        return day.plusDays(1).atStartOfDay();
+    public static Instant nextDay(Instant now) {
+        return dayStart(now).plus(Duration.ofDays(1));
     }
 }

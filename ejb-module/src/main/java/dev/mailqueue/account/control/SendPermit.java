@@ -1,6 +1,6 @@
 package dev.mailqueue.account.control;
 
-import java.time.LocalDateTime;
+import java.time.Instant;
 import java.util.List;
 
 /**
@@ -16,8 +16,8 @@ import java.util.List;
  * @param retryTimes when not granted: UTC times at which the 1st, 2nd, ... waiting mail may expect
  *                   a slot, earliest first (an estimate; the next acquire decides); empty otherwise
  */
-public record SendPermit(String account, boolean granted, int slot, LocalDateTime dayStart,
-                         List<LocalDateTime> retryTimes) {
+public record SendPermit(String account, boolean granted, int slot, Instant dayStart,
+                         List<Instant> retryTimes) {
 
     public SendPermit {
         retryTimes = List.copyOf(retryTimes);
@@ -39,7 +39,7 @@ public record SendPermit(String account, boolean granted, int slot, LocalDateTim
      *         whole minutes when more mails wait than slots free up; after a day's limit, the next
      *         day's start for all
      */
-    public LocalDateTime retryAt(int waiting) {
+    public Instant retryAt(int waiting) {
         int n = retryTimes.size();
         if (n == 0) {
             throw new IllegalStateException("a granted permit has no retry time");

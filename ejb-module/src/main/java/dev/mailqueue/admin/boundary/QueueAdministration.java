@@ -13,8 +13,9 @@ import dev.mailqueue.api.MailStateException;
 import dev.mailqueue.api.MailView;
 import dev.mailqueue.api.QueueStatistics;
 import dev.mailqueue.mail.boundary.Roles;
+import dev.mailqueue.mail.control.MailFactory;
 import dev.mailqueue.mail.control.MailViews;
-import dev.mailqueue.mail.entity.MailAttempt;
+import dev.mailqueue.queue.control.MailStore;
 import dev.mailqueue.mail.entity.MailMessage;
 import dev.mailqueue.mail.entity.Utc;
 import jakarta.annotation.Resource;
@@ -22,17 +23,21 @@ import jakarta.annotation.security.DeclareRoles;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ejb.SessionContext;
 import jakarta.ejb.Stateless;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.logging.Logger;
 
 /**
  * The operator's facade ({@link dev.mailqueue.api.MailAdmin}): search, requeue, cancel, delete, attempt
- * logs and statistics. Only {@code mail-admin} may call it. Bulk actions run as one statement each in
- * the caller's transaction (REQUIRED) and are logged with the operator's name and the rows changed.
+ * logs and statistics. Only {@code mail-admin} may call it. Actions on one mail join the caller's
+ * transaction (REQUIRED); bulk actions run in chunks of 500 mails, each committed on its own
+ * ({@link BulkActions}), and are logged with the operator's name and the rows changed.
  */
 @Stateless
 @DeclareRoles({Roles.SENDER, Roles.ADMIN})
@@ -47,6 +52,15 @@ public class QueueAdministration implements MailAdminLocal, MailAdminRemote {
     @Inject
     BulkActions actions;
 
+    @Inject
+    MailStore store;
+
+    @Inject
+    MailFactory factory;
+
+    @Inject
+    MailViews views;
+
     @Resource
     SessionContext context;
 
@@ -56,23 +70,37 @@ public class QueueAdministration implements MailAdminLocal, MailAdminRemote {
     }
 
     @Override
+    @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED) // each chunk commits on its own
     public int requeue(MailFilter filter) throws InvalidFilterException {
-        return logged("requeued", actions.requeue(em, filter, Utc.now()));
+        return logged("requeued", bulk(BulkActions.Action.REQUEUE, filter));
     }
 
     @Override
+    @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
     public int cancel(MailFilter filter) throws InvalidFilterException {
-        return logged("cancelled", actions.cancel(em, filter));
+        return logged("cancelled", bulk(BulkActions.Action.CANCEL, filter));
     }
 
     @Override
+    @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
     public int delete(MailFilter filter) throws InvalidFilterException {
-        return logged("deleted", actions.delete(em, filter));
+        return logged("deleted", bulk(BulkActions.Action.DELETE, filter));
+    }
+
+    private int bulk(BulkActions.Action action, MailFilter filter) throws InvalidFilterException {
+        BulkActions.requireCriteria(filter);
+        Instant now = Instant.now();
+        int changed = 0;
+        for (BulkActions.Chunk chunk = actions.next(action, filter, 0, now); chunk.lastId() >= 0;
+             chunk = actions.next(action, filter, chunk.lastId(), now)) {
+            changed += chunk.changed();
+        }
+        return changed;
     }
 
     @Override
     public MailView requeue(long id) throws MailNotFoundException, MailStateException {
-        if (oneChanged(() -> actions.requeue(em, new MailFilter().withIds(id), Utc.now()))) {
+        if (store.requeue(List.of(id), Instant.now(), factory.attempts(), factory.expiry(null, Instant.now())) == 1) {
             return find(id);
         }
         throw refusal(id, "be requeued (only FAILED, EXPIRED, HELD or CANCELLED mail can)");
@@ -80,7 +108,7 @@ public class QueueAdministration implements MailAdminLocal, MailAdminRemote {
 
     @Override
     public MailView cancel(long id) throws MailNotFoundException, MailStateException {
-        if (oneChanged(() -> actions.cancel(em, new MailFilter().withIds(id)))) {
+        if (store.cancel(List.of(id), MailStore.CANCELLABLE) == 1) {
             return find(id);
         }
         throw refusal(id, "be cancelled (only QUEUED or HELD mail can)");
@@ -88,7 +116,7 @@ public class QueueAdministration implements MailAdminLocal, MailAdminRemote {
 
     @Override
     public void delete(long id) throws MailNotFoundException, MailStateException {
-        if (!oneChanged(() -> actions.delete(em, new MailFilter().withIds(id)))) {
+        if (store.delete(List.of(id)) != 1) {
             throw refusal(id, "be deleted while it is being sent");
         }
     }
@@ -104,12 +132,7 @@ public class QueueAdministration implements MailAdminLocal, MailAdminRemote {
     }
 
     private MailView find(long id) throws MailNotFoundException {
-        MailMessage mail = em.find(MailMessage.class, id);
-        if (mail == null) {
-            throw new MailNotFoundException(id);
-        }
-        return MailViews.of(mail, em.createNamedQuery(MailAttempt.BY_MAIL, MailAttempt.class)
-                .setParameter("mailId", id).getResultList());
+        return views.full(id).orElseThrow(() -> new MailNotFoundException(id));
     }
 
     /**
@@ -124,21 +147,9 @@ public class QueueAdministration implements MailAdminLocal, MailAdminRemote {
         return new MailStateException(id, mail.getStatus(), action);
     }
 
-    private boolean oneChanged(Action action) {
-        try {
-            return action.run() == 1;
-        } catch (InvalidFilterException e) {
-            throw new IllegalStateException("a filter by id is never empty", e);
-        }
-    }
-
     private int logged(String what, int rows) {
         LOG.info(() -> context.getCallerPrincipal().getName() + " " + what + " " + rows + " mail(s)");
         return rows;
     }
 
-    @FunctionalInterface
-    private interface Action {
-        int run() throws InvalidFilterException;
-    }
 }

@@ -1,5 +1,6 @@
 package dev.mailqueue.admin.control;
 
+import dev.mailqueue.mail.control.MailViews;
 import dev.mailqueue.api.FieldError;
 import dev.mailqueue.api.InvalidFilterException;
 import dev.mailqueue.api.MailAdmin;
@@ -34,33 +35,7 @@ public final class MailSearch {
     static final Set<String> SORTABLE = Set.of("id", "createdAt", "status", "priority", "notBefore", "sentAt",
             "lastAttemptAt");
 
-    /** The attributes a search result shows. */
-    private static final List<String> COLUMNS = List.of("id", "messageId", "status", "priority", "fromAddress",
-            "toAddresses", "ccAddresses", "bccAddresses", "subject", "createdAt", "notBefore", "attemptsRemaining",
-            "lastAttemptAt", "sentAt", "lastError", "enqueuedBy");
-
     private MailSearch() {
-    }
-
-    private static MailView view(Tuple row) {
-        MailView view = new MailView();
-        view.setId(row.get("id", Long.class));
-        view.setMessageId(row.get("messageId", String.class));
-        view.setStatus(row.get("status", MailStatus.class));
-        view.setPriority(row.get("priority", Integer.class));
-        view.setFrom(row.get("fromAddress", String.class));
-        view.setTo(AddressLists.split(row.get("toAddresses", String.class)));
-        view.setCc(AddressLists.split(row.get("ccAddresses", String.class)));
-        view.setBcc(AddressLists.split(row.get("bccAddresses", String.class)));
-        view.setSubject(row.get("subject", String.class));
-        view.setCreatedAt(Utc.toInstant(row.get("createdAt", LocalDateTime.class)));
-        view.setNotBefore(Utc.toInstant(row.get("notBefore", LocalDateTime.class)));
-        view.setAttemptsRemaining(row.get("attemptsRemaining", Integer.class));
-        view.setLastAttemptAt(Utc.toInstant(row.get("lastAttemptAt", LocalDateTime.class)));
-        view.setSentAt(Utc.toInstant(row.get("sentAt", LocalDateTime.class)));
-        view.setLastError(row.get("lastError", String.class));
-        view.setEnqueuedBy(row.get("enqueuedBy", String.class));
-        return view;
     }
 
     /**
@@ -103,7 +78,7 @@ public final class MailSearch {
         CriteriaQuery<Tuple> select = cb.createTupleQuery();
         Root<MailMessage> mail = select.from(MailMessage.class);
         // The columns of the view only: not the bodies, which may be megabytes each.
-        select.multiselect(COLUMNS.stream().map(c -> mail.get(c).alias(c)).toArray(Selection[]::new))
+        select.multiselect(MailViews.SUMMARY_COLUMNS.stream().map(c -> mail.get(c).alias(c)).toArray(Selection[]::new))
                 .where(MailCriteria.of(cb, select, mail, filter, null));
         List<Order> order = new ArrayList<>();
         order.add(ascending ? cb.asc(mail.get(field)) : cb.desc(mail.get(field)));
@@ -113,7 +88,7 @@ public final class MailSearch {
         select.orderBy(order);
         List<MailView> mails = em.createQuery(select)
                 .setFirstResult(Math.multiplyExact(page, size)).setMaxResults(size)
-                .getResultStream().map(MailSearch::view).toList();
+                .getResultStream().map(MailViews::summary).toList();
 
         CriteriaQuery<Long> count = cb.createQuery(Long.class);
         Root<MailMessage> counted = count.from(MailMessage.class);

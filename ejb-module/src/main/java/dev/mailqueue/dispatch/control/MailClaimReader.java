@@ -1,28 +1,34 @@
 package dev.mailqueue.dispatch.control;
 
-import dev.mailqueue.mail.entity.MailMessage;
-import dev.mailqueue.mail.entity.Utc;
-import jakarta.batch.api.BatchProperty;
+import dev.mailqueue.account.control.AccountHealth;
+import dev.mailqueue.account.control.Accounts;
+import dev.mailqueue.queue.control.AccountFilter;
+import dev.mailqueue.queue.control.ClaimedMail;
+import dev.mailqueue.queue.control.MailStore;
+import dev.mailqueue.settings.control.QueueSettings;
 import jakarta.batch.api.chunk.AbstractItemReader;
 import jakarta.batch.runtime.context.JobContext;
-import jakarta.inject.Inject;
 import jakarta.enterprise.context.Dependent;
+import jakarta.inject.Inject;
 import jakarta.inject.Named;
-import jakarta.persistence.LockTimeoutException;
-import jakarta.persistence.PessimisticLockException;
 
 import java.io.Serializable;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.logging.Logger;
 
 /**
  * Reads the dispatch job's items by claiming them: when its buffer is empty it claims up to
- * {@code batchSize} due mails under a lease of {@code leaseMillis} for this job execution, and the
- * step ends when a claim finds nothing due. Restart needs no checkpoint: the rows' leases are the
- * state, and rows leased by a failed execution come back when their lease expires.
+ * {@code mailqueue.dispatch.batch-size} due mails under a lease for its claimer (a short transaction of
+ * its own, {@link DispatchTransactions#claim}), leaving alone the mails of accounts that cannot be
+ * reached now. The step ends when a claim finds nothing due, unless mail was enqueued on this server
+ * meanwhile ({@link DispatchSignal}): then it claims once more, so a mail enqueued as a claimer ends is
+ * not left for the next timer tick. No checkpoint is needed: the rows' leases are the state.
  */
 @Named("MailClaimReader")
 @Dependent // a new instance per step execution, as batch artifacts need
@@ -31,66 +37,80 @@ public class MailClaimReader extends AbstractItemReader {
     private static final Logger LOG = Logger.getLogger(MailClaimReader.class.getName());
 
     @Inject
-    @BatchProperty
-    String batchSize;
-
-    @Inject
-    @BatchProperty
-    String leaseMillis;
-
-    @Inject
-    @BatchProperty
-    String inDoubt;
-
-    @Inject
     JobContext job;
 
     @Inject
-    MailClaimer claimer;
+    DispatchTransactions transactions;
 
     @Inject
     ServerInstance server;
 
     @Inject
+    QueueSettings settings;
+
+    @Inject
     DispatchMetrics metrics;
 
-    private final Deque<MailMessage> claimed = new ArrayDeque<>();
-    private String owner;
-    private int limit;
-    private long lease;
-    private InDoubtPolicy inDoubtPolicy;
+    @Inject
+    DispatchSignal signal;
+
+    @Inject
+    AccountHealth health;
+
+    @Inject
+    Accounts accounts;
+
+    private final Deque<ClaimedMail> claimed = new ArrayDeque<>();
+    private Claimer claimer;
 
     @Override
     public void open(Serializable checkpoint) {
-        owner = server.leaseOwner(job.getExecutionId());
-        limit = JobSettings.positiveInt("batchSize", batchSize, 100);
-        lease = JobSettings.positiveLong("leaseMillis", leaseMillis, 900_000L);
-        inDoubtPolicy = JobSettings.choice("inDoubt", inDoubt, InDoubtPolicy.class, InDoubtPolicy.RESEND);
+        claimer = ClaimerLifecycle.of(job);
     }
 
     /**
-     * @return the next claimed mail, or null when nothing is due or the claim lost a lock conflict
-     *         with another claimer (ends the step; the next timer tick claims again)
+     * @return the next claimed mail, or null when nothing is due or the claim lost a lock conflict with
+     *         another claimer (ends the step; the next timer tick claims again)
      */
     @Override
     public Object readItem() {
-        if (claimed.isEmpty()) {
+        while (claimed.isEmpty()) {
+            long enqueued = signal.generation();
             long started = System.nanoTime();
+            MailStore.Claim claim;
             try {
-                claimed.addAll(claimer.claim(owner, lease, limit, Utc.now(), inDoubtPolicy));
-                metrics.claimed(Duration.ofNanos(System.nanoTime() - started));
+                claim = transactions.claim(claimer.owner(), server.name(), Instant.now(), settings.batchSize(),
+                        AccountFilter.skipping(unreachableAccounts(), accounts.defaultAccount().name()));
             } catch (RuntimeException e) {
                 if (!isLockConflict(e)) {
                     throw e;
                 }
-                LOG.info(() -> owner + " stops: its claim lost a lock conflict (" + e.getMessage() + ")");
+                LOG.info(() -> claimer.owner() + " stops: its claim lost a lock conflict (" + e.getMessage() + ")");
                 return null;
             }
-            if (!claimed.isEmpty()) {
-                LOG.fine(() -> owner + " claimed " + claimed.size() + " mails");
+            metrics.claimed(Duration.ofNanos(System.nanoTime() - started));
+            claimer.leased(claim.mails());
+            claimed.addAll(claim.mails());
+            if (claimed.isEmpty() && signal.generation() == enqueued) {
+                return null;
             }
         }
         return claimed.poll();
+    }
+
+    /** @return accounts whose mails no claimer could send now: they and every failover account are down */
+    private Set<String> unreachableAccounts() {
+        Set<String> down = health.down().keySet();
+        if (down.isEmpty()) {
+            return Set.of();
+        }
+        Set<String> skipped = new HashSet<>();
+        for (String name : down) {
+            if (accounts.profile(name).stream().allMatch(a -> down.contains(a.name()))) {
+                skipped.add(name);
+            }
+        }
+        return skipped;
     }
 
     /** SQLSTATE class 40 is transaction rollback: deadlock victim or lock timeout. */
@@ -99,8 +119,8 @@ public class MailClaimReader extends AbstractItemReader {
             if (t instanceof SQLException sql && sql.getSQLState() != null && sql.getSQLState().startsWith("40")) {
                 return true;
             }
-            if (t instanceof PessimisticLockException || t instanceof LockTimeoutException) {
-                return true;
+            if (t.getCause() == t) {
+                break;
             }
         }
         return false;

@@ -1,12 +1,12 @@
 package dev.mailqueue.dispatch.control;
 
-import dev.mailqueue.dispatch.control.DeliveryOutcome.Verdict;
 import dev.mailqueue.mail.entity.RecipientStatus;
+import dev.mailqueue.queue.control.RecipientResult;
+import dev.mailqueue.queue.control.Verdict;
 import jakarta.mail.Address;
 import jakarta.mail.SendFailedException;
 import jakarta.mail.internet.InternetAddress;
 
-import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.StringJoiner;
@@ -25,81 +25,84 @@ import java.util.StringJoiner;
  */
 final class PartialDelivery {
 
+    /**
+     * How a mail's recipients came out of one attempt.
+     *
+     * @param verdict    what that makes of the mail
+     * @param error      the refusals, for the mail's last error; null when there were none
+     * @param recipients one result per recipient of the attempt
+     */
+    record Split(Verdict verdict, String error, List<RecipientResult> recipients) {
+    }
+
     private PartialDelivery() {
     }
 
     /**
-     * @param mail     what was sent
-     * @param started  UTC, when the attempt began
-     * @param finished UTC, when it ended
-     * @param failure  the failure, listing recipients
-     * @param account  the SMTP account that tried
-     * @return the outcome with one {@link RecipientOutcome} per recipient of this attempt, or null when
-     *         the failure lists no recipient as sent or invalid (the whole transaction failed: MAIL FROM,
-     *         DATA or the connection), which is classified for the mail as a whole
+     * @param failure       the failure, listing recipients
+     * @param anyAcceptedBefore true when an earlier attempt had some recipient accept the mail
+     * @return the split, or null when the failure lists no recipient as sent or invalid (the whole
+     *         transaction failed: MAIL FROM, DATA or the connection), which is classified for the mail
+     *         as a whole
      */
-    static DeliveryOutcome of(OutgoingMail mail, LocalDateTime started, LocalDateTime finished,
-                              SendFailedException failure, String account) {
+    static Split of(SendFailedException failure, boolean anyAcceptedBefore) {
         Address[] sent = orEmpty(failure.getValidSentAddresses());
         Address[] invalid = orEmpty(failure.getInvalidAddresses());
         Address[] unsent = orEmpty(failure.getValidUnsentAddresses());
         if (sent.length == 0 && invalid.length == 0) {
             return null;
         }
-        List<RecipientOutcome> recipients = new ArrayList<>();
+        List<RecipientResult> recipients = new ArrayList<>();
         StringJoiner refusals = new StringJoiner("; ");
         for (Address a : sent) {
-            recipients.add(new RecipientOutcome(bare(a), RecipientStatus.SENT, SmtpReply.NONE));
+            recipients.add(new RecipientResult(bare(a), RecipientStatus.SENT, null, null, null));
         }
         for (Address a : invalid) {
             SmtpReply reply = SmtpReply.forRecipient(failure, a);
             RecipientStatus status = FailureClass.of(reply) == FailureClass.PERMANENT
                     ? RecipientStatus.REFUSED : RecipientStatus.DEFERRED;
-            recipients.add(new RecipientOutcome(bare(a), status, reply));
+            recipients.add(new RecipientResult(bare(a), status, reply.code(), reply.text(), reply.enhancedStatus()));
             refusals.add(bare(a) + " " + (status == RecipientStatus.REFUSED ? "refused" : "deferred") + ": "
                     + (reply.text() != null ? reply.text() : "no reply"));
         }
         for (Address a : unsent) {
-            recipients.add(new RecipientOutcome(bare(a), RecipientStatus.DEFERRED, SmtpReply.NONE));
+            recipients.add(new RecipientResult(bare(a), RecipientStatus.DEFERRED, null, null, null));
         }
         if (unsent.length > 0) {
             refusals.add(unsent.length + " accepted recipient(s) not sent to, tried again");
         }
         boolean open = recipients.stream().anyMatch(r -> r.status() == RecipientStatus.DEFERRED);
-        boolean accepted = mail.anyAccepted() || sent.length > 0;
+        boolean accepted = anyAcceptedBefore || sent.length > 0;
         Verdict verdict = open ? Verdict.TRANSIENT : accepted ? Verdict.SENT : Verdict.PERMANENT;
-        return new DeliveryOutcome(mail.mailId(), mail.attemptsRemaining(), mail.expiresAt(), started, finished,
-                verdict, SmtpReply.of(failure), refusals.toString(), recipients, account);
+        return new Split(verdict, refusals.toString(), recipients);
     }
 
     /**
-     * @param mail     what was sent
-     * @param started  UTC, when the attempt began
-     * @param finished UTC, when it ended
-     * @param reply    the reply to the end of DATA
-     * @param account  the SMTP account that sent it
-     * @return SENT, with every recipient of this attempt SENT when earlier attempts settled some (so the
-     *         recipient table stays complete), else without per-recipient detail
+     * @param recipients    the recipients the server accepted, all of this attempt's
+     * @param reply         the reply to the end of DATA
+     * @param settledBefore true when earlier attempts settled some recipients (then each recipient of this
+     *                      attempt gets a row, so the recipient table stays complete)
+     * @param refusedBefore recipients earlier attempts refused for good, to be named in the last error
+     * @return the split of a fully accepted send
      */
-    static DeliveryOutcome accepted(OutgoingMail mail, LocalDateTime started, LocalDateTime finished,
-                                    SmtpReply reply, String account) {
-        List<RecipientOutcome> recipients = new ArrayList<>();
-        if (mail.settled()) {
-            for (Address a : mail.recipients()) {
-                recipients.add(new RecipientOutcome(bare(a), RecipientStatus.SENT, reply));
+    static Split accepted(Address[] recipients, SmtpReply reply, boolean settledBefore, List<String> refusedBefore) {
+        List<RecipientResult> results = new ArrayList<>();
+        if (settledBefore) {
+            for (Address a : recipients) {
+                results.add(new RecipientResult(bare(a), RecipientStatus.SENT, reply.code(), reply.text(),
+                        reply.enhancedStatus()));
             }
         }
-        String error = mail.refusedEarlier().isEmpty() ? null
-                : "sent; refused for good by an earlier attempt: " + String.join(", ", mail.refusedEarlier());
-        return new DeliveryOutcome(mail.mailId(), mail.attemptsRemaining(), mail.expiresAt(), started, finished,
-                Verdict.SENT, reply, error, recipients, account);
+        String error = refusedBefore.isEmpty() ? null
+                : "sent; refused for good by an earlier attempt: " + String.join(", ", refusedBefore);
+        return new Split(Verdict.SENT, error, results);
     }
 
     private static Address[] orEmpty(Address[] addresses) {
         return addresses == null ? new Address[0] : addresses;
     }
 
-    private static String bare(Address address) {
+    static String bare(Address address) {
         return address instanceof InternetAddress ia ? ia.getAddress() : address.toString();
     }
 }

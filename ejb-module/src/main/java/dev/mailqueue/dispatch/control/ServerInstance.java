@@ -3,7 +3,7 @@ package dev.mailqueue.dispatch.control;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import dev.mailqueue.settings.control.QueueSettings;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -16,14 +16,13 @@ import java.net.UnknownHostException;
 public class ServerInstance {
 
     @Inject
-    @ConfigProperty(name = "mailqueue.instance", defaultValue = "mailqueue")
-    String configuredName;
+    QueueSettings settings;
 
     private String name;
 
     @PostConstruct
     void init() {
-        name = host() + "/" + configuredName;
+        name = host() + "/" + settings.instance();
     }
 
     /** @return this server's name, e.g. {@code mail1.example.com/mailqueue}, at most 120 characters */

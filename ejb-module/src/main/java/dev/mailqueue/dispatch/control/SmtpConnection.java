@@ -4,81 +4,110 @@ import jakarta.mail.Address;
 import jakarta.mail.MessagingException;
 import jakarta.mail.Session;
 import jakarta.mail.Transport;
-import jakarta.mail.internet.MimeMessage;
 
+import java.time.Instant;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * One SMTP connection of the container's mail session, opened on first use and reused for every mail
- * a claimer sends; reopened on the next mail after it broke. Host, port, credentials and the connect,
- * read and write timeouts are the {@code <mailSession>}'s; nothing here overrides them. Not thread
- * safe: one per claimer.
+ * One SMTP connection of an account's container mail session, opened once and reused for every mail a
+ * claimer sends through it, and for later claimers when it goes back to the pool ({@link SmtpConnections}).
+ * Host, port, credentials and the connect, read and write timeouts are the {@code <mailSession>}'s;
+ * nothing here overrides them. Not thread safe: one claimer at a time.
  */
 public class SmtpConnection implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(SmtpConnection.class.getName());
 
+    private final String account;
     private final Session session;
     private Transport transport;
+    private Instant lastUsed = Instant.now();
 
-    /** @param session the container-managed mail session, looked up, never built here */
-    public SmtpConnection(Session session) {
+    /**
+     * @param account the account's name
+     * @param session its container-managed mail session, looked up, never built here
+     */
+    public SmtpConnection(String account, Session session) {
+        this.account = account;
         this.session = session;
     }
 
-    /**
-     * Sends one message to all its recipients (to, cc and bcc) over the open connection.
-     *
-     * @see #send(MimeMessage, Address[])
-     */
-    public SmtpReply send(MimeMessage message) throws MessagingException {
-        return send(message, message.getAllRecipients());
+    /** @return the account this connection belongs to */
+    public String account() {
+        return account;
+    }
+
+    /** @return when the connection was last used */
+    Instant lastUsed() {
+        return lastUsed;
+    }
+
+    /** @return true when a connection is open (as far as this side knows) */
+    boolean isOpen() {
+        return transport != null;
     }
 
     /**
-     * Sends one message to the given envelope recipients (RCPT TO) over the open connection. When a
-     * connection that was open from an earlier send fails without any SMTP reply (the server closed it
-     * while it sat idle, or restarted), the message is sent once more over a new connection, so a stale
-     * connection does not cost the mail an attempt.
+     * Opens the connection unless it is open: connect, greeting, EHLO, STARTTLS and AUTH as the session
+     * says.
      *
-     * @param message    a saved message
+     * @throws SmtpUnreachableException when that fails: no mail transaction began, the server has nothing
+     */
+    public void open() throws SmtpUnreachableException {
+        if (transport != null) {
+            return;
+        }
+        try {
+            Transport opened = session.getTransport();
+            opened.connect();
+            transport = opened;
+            lastUsed = Instant.now();
+        } catch (MessagingException e) {
+            throw new SmtpUnreachableException(e);
+        }
+    }
+
+    /**
+     * Sends one message to the given envelope recipients (RCPT TO). When a connection that was open from
+     * an earlier send fails without any reply before the message's DATA began (the server closed it while
+     * it sat idle, or restarted), the message is sent once more over a new connection: the server has
+     * nothing of it. Once DATA began, a failure is never retried here.
+     *
+     * @param message    a saved, armed message
      * @param recipients the envelope recipients, 1 or more; the headers are not changed
      * @return the server's reply to the end of DATA, e.g. {@code 250 OK}
-     * @throws SmtpUnreachableException when connecting fails: the server has nothing of the message
-     * @throws MessagingException when the server refuses the sender, every recipient or the data, or
-     *                            the connection breaks or times out; a
+     * @throws SmtpUnreachableException when (re)connecting fails: the server has nothing of the message
+     * @throws MessagingException when the server refuses the sender, every recipient or the data, or the
+     *                            connection breaks or times out, or the send-started mark was not
+     *                            committed in time ({@link MarkNotRecordedException} in the causes); a
      *                            {@link jakarta.mail.SendFailedException} when it refused some recipients
-     *                            (with {@code mail.smtp.sendpartial} the others were sent to), listing
-     *                            which were sent to, refused, and valid but not sent to
+     *                            (with {@code mail.smtp.sendpartial} the others were sent to)
      */
-    public SmtpReply send(MimeMessage message, Address[] recipients) throws MessagingException {
+    public SmtpReply send(GatedMessage message, Address[] recipients) throws MessagingException {
         boolean reused = transport != null;
+        open();
         try {
             return sendOnce(message, recipients);
         } catch (MessagingException e) {
-            if (reused && transport == null && SmtpReply.of(e).code() == null) {
-                LOG.fine(() -> "SMTP connection had gone stale (" + e.getMessage() + "); sending over a new one");
+            if (reused && transport == null && !message.dataBegun() && SmtpReply.of(e).code() == null
+                    && !MarkNotRecordedException.isCause(e)) {
+                LOG.fine(() -> "SMTP connection of account " + account + " had gone stale (" + e.getMessage()
+                        + "); sending over a new one");
+                open();
                 return sendOnce(message, recipients);
             }
             throw e;
         }
     }
 
-    private SmtpReply sendOnce(MimeMessage message, Address[] recipients) throws MessagingException {
-        if (transport == null) {
-            Transport opened = session.getTransport();
-            try {
-                opened.connect();
-            } catch (MessagingException e) {
-                throw new SmtpUnreachableException(e);
-            }
-            transport = opened;
-        }
+    private SmtpReply sendOnce(GatedMessage message, Address[] recipients) throws MessagingException {
         try {
             transport.sendMessage(message, recipients);
+            lastUsed = Instant.now();
             return SmtpReply.lastOf(transport);
         } catch (MessagingException e) {
+            lastUsed = Instant.now();
             if (!transport.isConnected()) {
                 close();
             }

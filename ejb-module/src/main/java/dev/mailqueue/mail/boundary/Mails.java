@@ -1,46 +1,47 @@
 package dev.mailqueue.mail.boundary;
 
 import dev.mailqueue.api.EnqueueReceipt;
-import dev.mailqueue.api.IdempotencyConflictException;
 import dev.mailqueue.api.FieldError;
+import dev.mailqueue.api.IdempotencyConflictException;
+import dev.mailqueue.api.IdempotencyKeyReusedException;
 import dev.mailqueue.api.InvalidMailException;
 import dev.mailqueue.api.MailNotFoundException;
+import dev.mailqueue.api.MailQueueRemote;
 import dev.mailqueue.api.MailRequest;
 import dev.mailqueue.api.MailStateException;
 import dev.mailqueue.api.MailStatus;
 import dev.mailqueue.api.MailView;
-import dev.mailqueue.mail.control.IdempotencyKeys;
 import dev.mailqueue.api.SenderNotAllowedException;
+import dev.mailqueue.mail.control.IdempotencyKeys;
 import dev.mailqueue.mail.control.MailFactory;
-import dev.mailqueue.mail.control.MailParts;
 import dev.mailqueue.mail.control.MailRequestValidator;
 import dev.mailqueue.mail.control.MailViews;
+import dev.mailqueue.mail.control.MailsEnqueued;
+import dev.mailqueue.mail.control.RequestFingerprint;
 import dev.mailqueue.mail.control.SenderPolicy;
-import dev.mailqueue.mail.entity.MailAttempt;
-import dev.mailqueue.mail.entity.MailMessage;
-import dev.mailqueue.mail.entity.MailRecipient;
-import dev.mailqueue.mail.entity.Utc;
-import dev.mailqueue.api.MailQueueRemote;
+import dev.mailqueue.queue.control.Enqueued;
+import dev.mailqueue.queue.control.MailGroup;
+import dev.mailqueue.queue.control.MailStore;
+import dev.mailqueue.queue.control.StoreException;
 import jakarta.annotation.Resource;
 import jakarta.annotation.security.DeclareRoles;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ejb.SessionContext;
 import jakarta.ejb.Stateless;
+import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
-import jakarta.persistence.EntityManager;
-import jakarta.persistence.LockModeType;
-import jakarta.persistence.PersistenceContext;
-import jakarta.persistence.PersistenceException;
 
-import java.time.LocalDateTime;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
 /**
  * The queue's facade: enqueue, look up and cancel mails. Every method joins the caller's JTA
- * transaction (REQUIRED), so a mail enqueued in a transaction that rolls back is never sent.
+ * transaction (REQUIRED), so a mail enqueued in a transaction that rolls back is never sent; once the
+ * transaction commits, this server's dispatcher is woken ({@link MailsEnqueued}).
  *
  * <p>Callers need the role {@code mail-sender} or {@code mail-admin} (else {@code EJBAccessException}).
  * A sender may enqueue only from the From addresses its allow-list names ({@link SenderPolicy}), and
@@ -52,8 +53,11 @@ import java.util.Optional;
 @RolesAllowed({Roles.SENDER, Roles.ADMIN})
 public class Mails implements MailQueueLocal, MailQueueRemote {
 
-    @PersistenceContext(unitName = "mailqueue")
-    EntityManager em;
+    @Inject
+    MailStore store;
+
+    @Inject
+    MailViews views;
 
     @Inject
     MailRequestValidator validator;
@@ -64,6 +68,9 @@ public class Mails implements MailQueueLocal, MailQueueRemote {
     @Inject
     SenderPolicy senders;
 
+    @Inject
+    Event<MailsEnqueued> enqueued;
+
     @Resource
     SessionContext context;
 
@@ -71,37 +78,40 @@ public class Mails implements MailQueueLocal, MailQueueRemote {
     public EnqueueReceipt enqueue(MailRequest request) throws InvalidMailException, SenderNotAllowedException {
         validator.check(request);
         String caller = checkSender(request);
-        return persist(factory.createAll(request, Utc.now()), caller, null, request.isPerRecipient());
+        return queue(List.of(factory.create(request, Instant.now(), caller, null, null))).get(0);
     }
 
     @Override
-    public EnqueueReceipt enqueue(MailRequest request, String idempotencyKey)
-            throws InvalidMailException, SenderNotAllowedException, IdempotencyConflictException {
+    public EnqueueReceipt enqueue(MailRequest request, String idempotencyKey) throws InvalidMailException,
+            SenderNotAllowedException, IdempotencyConflictException, IdempotencyKeyReusedException {
         validator.check(request);
         String caller = checkSender(request);
         if (idempotencyKey == null) {
-            return persist(factory.createAll(request, Utc.now()), caller, null, request.isPerRecipient());
+            return queue(List.of(factory.create(request, Instant.now(), caller, null, null))).get(0);
         }
         IdempotencyKeys.check(idempotencyKey);
         String scoped = IdempotencyKeys.scoped(caller, idempotencyKey); // one user's key never finds another's mail
-        List<MailMessage> earlier = em.createNamedQuery(MailMessage.BY_IDEMPOTENCY_KEY, MailMessage.class)
-                .setParameter("key", scoped)
-                .getResultList();
-        if (!earlier.isEmpty()) {
-            EnqueueReceipt receipt = receipt(earlier.get(0), copiesOf(earlier.get(0)));
+        String fingerprint = RequestFingerprint.of(request);
+        Optional<MailStore.EarlierEnqueue> earlier = store.findByIdempotencyKey(scoped);
+        if (earlier.isPresent()) {
+            MailStore.EarlierEnqueue first = earlier.get();
+            if (first.fingerprint() != null && !first.fingerprint().equals(fingerprint)) {
+                throw new IdempotencyKeyReusedException(idempotencyKey, first.first().id());
+            }
+            EnqueueReceipt receipt = new EnqueueReceipt(first.first().id(), first.first().messageId(), first.status());
+            receipt.setCopies(first.copies().stream()
+                    .map(c -> new EnqueueReceipt(c.mail().id(), c.mail().messageId(), c.status())).toList());
             receipt.setDuplicate(true);
             return receipt;
         }
-        EnqueueReceipt receipt = persist(factory.createAll(request, Utc.now()), caller, scoped, request.isPerRecipient());
         try {
-            em.flush(); // a racing duplicate fails here, on the key's unique constraint, not at commit
-        } catch (PersistenceException e) {
-            if (IdempotencyKeys.isUniqueViolation(e)) {
+            return queue(List.of(factory.create(request, Instant.now(), caller, scoped, fingerprint))).get(0);
+        } catch (StoreException e) {
+            if (MailStore.isUniqueViolation(e)) { // a racing duplicate committed first
                 throw new IdempotencyConflictException(idempotencyKey);
             }
             throw e;
         }
-        return receipt;
     }
 
     @Override
@@ -117,12 +127,31 @@ public class Mails implements MailQueueLocal, MailQueueRemote {
         if (!refused.isEmpty()) {
             throw new SenderNotAllowedException(caller, refused);
         }
-        LocalDateTime now = Utc.now();
-        List<EnqueueReceipt> receipts = new ArrayList<>(requests.size());
+        Instant now = Instant.now();
+        List<MailGroup> groups = new ArrayList<>(requests.size());
         for (MailRequest request : requests) {
-            // inserted in JDBC batches at commit (eclipselink.jdbc.batch-writing)
-            receipts.add(persist(factory.createAll(request, now), caller, null, request.isPerRecipient()));
+            groups.add(factory.create(request, now, caller, null, null));
         }
+        return queue(groups);
+    }
+
+    /** Stores the groups (one JDBC batch per table) and tells the dispatcher once they commit. */
+    private List<EnqueueReceipt> queue(List<MailGroup> groups) {
+        List<List<Enqueued>> stored = store.enqueue(groups);
+        List<EnqueueReceipt> receipts = new ArrayList<>(groups.size());
+        int rows = 0;
+        for (int g = 0; g < groups.size(); g++) {
+            List<Enqueued> mails = stored.get(g);
+            rows += mails.size();
+            Enqueued first = mails.get(0);
+            EnqueueReceipt receipt = new EnqueueReceipt(first.id(), first.messageId(), MailStatus.QUEUED);
+            if (groups.get(g).copies()) {
+                receipt.setCopies(mails.stream()
+                        .map(m -> new EnqueueReceipt(m.id(), m.messageId(), MailStatus.QUEUED)).toList());
+            }
+            receipts.add(receipt);
+        }
+        enqueued.fire(new MailsEnqueued(rows));
         return receipts;
     }
 
@@ -139,64 +168,23 @@ public class Mails implements MailQueueLocal, MailQueueRemote {
         return caller;
     }
 
-    /** Persists one mail or the copies of one per-recipient enqueue; the first carries the key. */
-    private EnqueueReceipt persist(List<MailMessage> rows, String caller, String idempotencyKey, boolean perRecipient) {
-        MailMessage first = rows.get(0);
-        first.setIdempotencyKey(idempotencyKey);
-        for (MailMessage mail : rows) {
-            mail.setEnqueuedBy(caller);
-            em.persist(mail); // the sequence assigns the id here, no flush needed
-        }
-        MailParts.persist(em, rows); // attachments and headers, in this same transaction
-        if (!perRecipient) {
-            return receipt(first, List.of());
-        }
-        rows.forEach(mail -> mail.setCopyOf(first.getId()));
-        return receipt(first, rows);
-    }
-
-    private List<MailMessage> copiesOf(MailMessage first) {
-        if (first.getCopyOf() == null) {
-            return List.of();
-        }
-        return em.createNamedQuery(MailMessage.COPIES, MailMessage.class)
-                .setParameter("first", first.getCopyOf())
-                .getResultList();
-    }
-
-    private static EnqueueReceipt receipt(MailMessage mail, List<MailMessage> copies) {
-        EnqueueReceipt receipt = new EnqueueReceipt(mail.getId(), mail.getMessageId(), mail.getStatus());
-        receipt.setCopies(copies.stream()
-                .map(copy -> new EnqueueReceipt(copy.getId(), copy.getMessageId(), copy.getStatus()))
-                .toList());
-        return receipt;
-    }
-
     @Override
     public MailView find(long id) throws MailNotFoundException {
-        MailMessage mail = em.find(MailMessage.class, id);
-        if (!visible(mail)) {
-            throw new MailNotFoundException(id);
-        }
-        return view(mail);
+        return views.full(id).filter(this::visible).orElseThrow(() -> new MailNotFoundException(id));
     }
 
     @Override
     public MailView cancel(long id) throws MailNotFoundException, MailStateException {
-        MailMessage mail = em.find(MailMessage.class, id, LockModeType.PESSIMISTIC_WRITE);
-        if (!visible(mail)) {
-            throw new MailNotFoundException(id);
+        MailView mail = find(id);
+        if (store.cancel(List.of(id), EnumSet.of(MailStatus.QUEUED)) == 0) {
+            throw new MailStateException(id, find(id).getStatus(), "be cancelled");
         }
-        if (mail.getStatus() != MailStatus.QUEUED) {
-            throw new MailStateException(id, mail.getStatus(), "be cancelled");
-        }
-        mail.setStatus(MailStatus.CANCELLED);
-        return view(mail);
+        return views.full(id).orElse(mail);
     }
 
     /** An administrator sees every mail, a sender only its own: others' are "not found", not "forbidden". */
-    private boolean visible(MailMessage mail) {
-        return mail != null && (isAdmin() || Objects.equals(mail.getEnqueuedBy(), caller()));
+    private boolean visible(MailView mail) {
+        return isAdmin() || Objects.equals(mail.getEnqueuedBy(), caller());
     }
 
     private String caller() {
@@ -205,16 +193,5 @@ public class Mails implements MailQueueLocal, MailQueueRemote {
 
     private boolean isAdmin() {
         return context.isCallerInRole(Roles.ADMIN);
-    }
-
-    private MailView view(MailMessage mail) {
-        MailView view = MailViews.of(mail, em.createNamedQuery(MailAttempt.BY_MAIL, MailAttempt.class)
-                        .setParameter("mailId", mail.getId())
-                        .getResultList(),
-                em.createNamedQuery(MailRecipient.BY_MAILS, MailRecipient.class)
-                        .setParameter("ids", List.of(mail.getId()))
-                        .getResultList());
-        MailParts.describe(em, view); // attachment names and sizes, custom headers
-        return view;
     }
 }

@@ -1,30 +1,34 @@
 package dev.mailqueue.mail.control;
 
-import dev.mailqueue.api.Attachment;
 import dev.mailqueue.account.control.Accounts;
+import dev.mailqueue.api.Attachment;
 import dev.mailqueue.api.MailLimits;
 import dev.mailqueue.api.MailRequest;
-import dev.mailqueue.api.MailStatus;
-import dev.mailqueue.mail.entity.MailAttachment;
-import dev.mailqueue.mail.entity.MailHeader;
-import dev.mailqueue.mail.entity.MailMessage;
-import dev.mailqueue.mail.entity.Utc;
+import dev.mailqueue.queue.control.MailGroup;
+import dev.mailqueue.queue.control.NewMail;
+import dev.mailqueue.settings.control.QueueSettings;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
-import java.time.LocalDateTime;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
- * Turns a validated {@link MailRequest} into new QUEUED rows: its Message-ID, default priority, due
- * time, {@code mailqueue.delivery.max-attempts} attempts (1 or more, default 100), and its expiry: the
- * earlier of the request's expiresAt and {@code mailqueue.delivery.max-lifetime.ms} after now (default
- * 432,000,000 ms = 5 days, Postfix's {@code maximal_queue_lifetime}; 0 for no limit), with its
- * attachments and custom header fields as parts still to be persisted ({@link MailParts#persist}), and
- * the SMTP account it is routed to ({@link Accounts#route}).
+ * Turns a validated {@link MailRequest} into the mails to queue: its Message-ID, default priority, due
+ * time, {@code mailqueue.delivery.max-attempts} attempts, and its expiry: the earlier of the request's
+ * expiresAt and {@code mailqueue.delivery.max-lifetime.ms} after now (0 for no limit), with its
+ * attachments and custom header fields, and the SMTP account it is routed to ({@link Accounts#route}).
+ *
+ * <p>Recipients are de-duplicated across To, Cc and Bcc, the first occurrence kept (To before Cc before
+ * Bcc), comparing whole addresses without regard to case. RFC 5321 §2.4 lets a server treat local parts
+ * as case-sensitive, but every large mailbox provider ignores case, and a mail sent twice to the same
+ * mailbox is the worse outcome; a recipient is also never sent the mail twice because it was named
+ * twice. An address that appears only in a later list in another case is dropped from that list.
  */
 @ApplicationScoped
 public class MailFactory {
@@ -36,106 +40,104 @@ public class MailFactory {
     Accounts accounts;
 
     @Inject
-    @ConfigProperty(name = "mailqueue.delivery.max-attempts", defaultValue = "100")
-    int maxAttempts;
-
-    @Inject
-    @ConfigProperty(name = "mailqueue.delivery.max-lifetime.ms", defaultValue = "432000000")
-    long maxLifetimeMillis;
+    QueueSettings settings;
 
     /**
-     * @param request a request that passed {@link MailRequestValidator}
-     * @param now     UTC now, the rows' created-at
-     * @return new, unpersisted rows: one, or with {@link MailRequest#isPerRecipient()} one per recipient
-     *         (to, then cc, then bcc), each addressed To its own recipient only, without Cc or Bcc
+     * @param request     a request that passed {@link MailRequestValidator}
+     * @param now         now, the mails' created-at
+     * @param enqueuedBy  the user that enqueues
+     * @param key         the idempotency key scoped to the user, or null
+     * @param fingerprint the request's digest when a key is given ({@link RequestFingerprint}), or null
+     * @return one mail, or with {@link MailRequest#isPerRecipient()} one per recipient (to, then cc, then
+     *         bcc), each addressed To its own recipient only, without Cc or Bcc
      */
-    public List<MailMessage> createAll(MailRequest request, LocalDateTime now) {
+    public MailGroup create(MailRequest request, Instant now, String enqueuedBy, String key, String fingerprint) {
+        List<List<String>> lists = distinct(request.getTo(), request.getCc(), request.getBcc());
         if (!request.isPerRecipient()) {
-            return List.of(create(request, now));
+            return new MailGroup(List.of(mail(request, now, enqueuedBy, lists.get(0), lists.get(1), lists.get(2))),
+                    false, key, fingerprint);
         }
-        List<MailMessage> copies = new ArrayList<>();
-        for (List<String> kind : List.of(copy(request.getTo()), copy(request.getCc()), copy(request.getBcc()))) {
+        List<NewMail> copies = new ArrayList<>();
+        for (List<String> kind : lists) {
             for (String recipient : kind) {
-                MailMessage mail = create(request, now);
-                mail.setTo(List.of(recipient));
-                mail.setCc(List.of());
-                mail.setBcc(List.of());
-                copies.add(mail);
+                copies.add(mail(request, now, enqueuedBy, List.of(recipient), List.of(), List.of()));
             }
         }
-        return copies;
+        return new MailGroup(copies, true, key, fingerprint);
     }
 
-    /**
-     * @param request a request that passed {@link MailRequestValidator}
-     * @param now     UTC now, the row's created-at
-     * @return a new, unpersisted row
-     */
-    public MailMessage create(MailRequest request, LocalDateTime now) {
-        MailMessage mail = new MailMessage();
-        mail.setMessageId(messageIds.create(request.getFrom()));
-        mail.setStatus(MailStatus.QUEUED);
-        mail.setPriority(request.getPriority() == null ? MailLimits.PRIORITY_DEFAULT : request.getPriority());
-        mail.setCreatedAt(now);
-        LocalDateTime notBefore = Utc.of(request.getNotBefore());
-        mail.setNotBefore(notBefore == null || notBefore.isBefore(now) ? now : notBefore);
-        mail.setAttemptsRemaining(attempts());
-        mail.setExpiresAt(expiry(Utc.of(request.getExpiresAt()), now));
-        mail.setFromAddress(request.getFrom());
-        mail.setFromName(blankToNull(request.getFromName()));
-        mail.setReplyTo(blankToNull(request.getReplyTo()));
-        mail.setTo(copy(request.getTo()));
-        mail.setCc(copy(request.getCc()));
-        mail.setBcc(copy(request.getBcc()));
-        mail.setSubject(request.getSubject());
-        mail.setTextBody(request.getText());
-        mail.setHtmlBody(request.getHtml());
-        mail.setAttachments(attachments(request.getAttachments()));
-        mail.setHeaders(headers(request.getHeaders()));
-        mail.setSmtpAccount(accounts.route(request.getAccount(), request.getFrom()).name());
-        return mail;
+    private NewMail mail(MailRequest request, Instant now, String enqueuedBy, List<String> to, List<String> cc,
+                         List<String> bcc) {
+        Instant notBefore = request.getNotBefore();
+        return new NewMail(messageIds.create(request.getFrom()),
+                request.getPriority() == null ? MailLimits.PRIORITY_DEFAULT : request.getPriority(),
+                now, notBefore == null || notBefore.isBefore(now) ? now : notBefore, attempts(),
+                expiry(request.getExpiresAt(), now), request.getFrom(), blankToNull(request.getFromName()),
+                blankToNull(request.getReplyTo()), to, cc, bcc, request.getSubject(), request.getText(),
+                request.getHtml(), accounts.route(request.getAccount(), request.getFrom()).name(), enqueuedBy,
+                attachments(request.getAttachments()), headers(request.getHeaders()));
     }
 
-    /** @return the attempts a mail is queued (or requeued) with: {@code mailqueue.delivery.max-attempts}, 1 or more */
+    /** @return the attempts a mail is queued (or requeued) with: {@code mailqueue.delivery.max-attempts} */
     public int attempts() {
-        return Math.max(1, maxAttempts);
+        return settings.maxAttempts();
     }
 
     /**
-     * @param requested the caller's expiry (UTC), or null for none
-     * @param now       UTC now
+     * @param requested the caller's expiry, or null for none
+     * @param now       now
      * @return the earlier of the caller's expiry and now plus the queue's maximum lifetime (if set), or
      *         null when there is neither
      */
-    public LocalDateTime expiry(LocalDateTime requested, LocalDateTime now) {
-        LocalDateTime lifetime = maxLifetimeMillis > 0 ? now.plusNanos(maxLifetimeMillis * 1_000_000L) : null;
-        if (requested == null || lifetime != null && lifetime.isBefore(requested)) {
-            return lifetime;
+    public Instant expiry(Instant requested, Instant now) {
+        long lifetime = settings.maxLifetimeMillis();
+        Instant limit = lifetime > 0 ? now.plusMillis(lifetime) : null;
+        if (requested == null || limit != null && limit.isBefore(requested)) {
+            return limit;
         }
         return requested;
     }
 
-    private static List<MailAttachment> attachments(List<Attachment> attachments) {
-        List<MailAttachment> result = new ArrayList<>();
+    /**
+     * @return the three lists without repeats, compared without case: an address keeps its first place
+     *         (To, then Cc, then Bcc)
+     */
+    static List<List<String>> distinct(List<String> to, List<String> cc, List<String> bcc) {
+        Set<String> seen = new HashSet<>();
+        List<List<String>> result = new ArrayList<>(3);
+        for (List<String> list : List.of(orEmpty(to), orEmpty(cc), orEmpty(bcc))) {
+            List<String> kept = new ArrayList<>();
+            for (String address : list) {
+                if (seen.add(address.toLowerCase(Locale.ROOT))) {
+                    kept.add(address);
+                }
+            }
+            result.add(kept);
+        }
+        return result;
+    }
+
+    private static List<NewMail.Attachment> attachments(List<Attachment> attachments) {
+        List<NewMail.Attachment> result = new ArrayList<>();
         if (attachments != null) {
             for (Attachment a : attachments) {
-                result.add(new MailAttachment(result.size(), a.getFilename().strip(),
+                result.add(new NewMail.Attachment(a.getFilename().strip(),
                         AttachmentPolicy.contentTypeOrDefault(a.getContentType()), a.getContent()));
             }
         }
         return result;
     }
 
-    private static List<MailHeader> headers(Map<String, String> headers) {
-        List<MailHeader> result = new ArrayList<>();
+    private static List<NewMail.Header> headers(Map<String, String> headers) {
+        List<NewMail.Header> result = new ArrayList<>();
         if (headers != null) {
-            headers.forEach((name, value) -> result.add(new MailHeader(result.size(), name, value)));
+            headers.forEach((name, value) -> result.add(new NewMail.Header(name, value)));
         }
         return result;
     }
 
-    private static List<String> copy(List<String> addresses) {
-        return addresses == null ? new ArrayList<>() : new ArrayList<>(addresses);
+    private static List<String> orEmpty(List<String> addresses) {
+        return addresses == null ? List.of() : addresses;
     }
 
     private static String blankToNull(String s) {

@@ -1,38 +1,57 @@
 package dev.mailqueue.mail.control;
 
+import dev.mailqueue.api.AttachmentView;
 import dev.mailqueue.api.AttemptView;
+import dev.mailqueue.api.MailStatus;
 import dev.mailqueue.api.MailView;
 import dev.mailqueue.api.RecipientView;
+import dev.mailqueue.mail.entity.AddressLists;
 import dev.mailqueue.mail.entity.MailAttempt;
+import dev.mailqueue.mail.entity.MailHeader;
 import dev.mailqueue.mail.entity.MailMessage;
 import dev.mailqueue.mail.entity.MailRecipient;
 import dev.mailqueue.mail.entity.Utc;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceContext;
+import jakarta.persistence.Tuple;
 
+import java.time.LocalDateTime;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
-/** Turns rows into the views callers see. */
-public final class MailViews {
+/**
+ * The one assembler of {@link MailView}: a mail answers in the same shape wherever one mail is returned
+ * (the sender's GET, the EJB's find and cancel, the operator's requeue, cancel and attempt log): its row,
+ * attempt log, per-recipient outcomes, attachment names, types and sizes (not their bytes) and custom
+ * header fields. A search page lists mails in the summary shape ({@link #summary}): the row's
+ * columns without bodies, attempt log, recipients or parts, as README says. Reads through JPA, in the
+ * caller's transaction.
+ */
+@ApplicationScoped
+public class MailViews {
 
-    private MailViews() {
-    }
+    /** The attributes a summary shows, as a search selects them (never the bodies). */
+    public static final List<String> SUMMARY_COLUMNS = List.of("id", "messageId", "status", "priority", "fromAddress",
+            "toAddresses", "ccAddresses", "bccAddresses", "subject", "createdAt", "notBefore", "attemptsRemaining",
+            "lastAttemptAt", "sentAt", "lastError", "enqueuedBy", "smtpAccount", "claimedAt", "expiresAt", "copyOf");
+
+    @PersistenceContext(unitName = "mailqueue")
+    EntityManager em;
 
     /**
-     * @param mail     the mail row
-     * @param attempts its attempt log, oldest first
-     * @return the caller's view of both
+     * @param id a mail's id
+     * @return the mail in full, or empty when there is no such mail
      */
-    public static MailView of(MailMessage mail, List<MailAttempt> attempts) {
-        return of(mail, attempts, List.of());
-    }
-
-    /**
-     * @param mail       the mail row
-     * @param attempts   its attempt log, oldest first
-     * @param recipients its per-recipient rows, if any
-     * @return the caller's view of all three
-     */
-    public static MailView of(MailMessage mail, List<MailAttempt> attempts, List<MailRecipient> recipients) {
+    public Optional<MailView> full(long id) {
+        em.clear(); // the store changes rows in SQL: never answer from what this transaction read before
+        MailMessage mail = em.find(MailMessage.class, id);
+        if (mail == null) {
+            return Optional.empty();
+        }
         MailView view = new MailView();
         view.setId(mail.getId());
         view.setMessageId(mail.getMessageId());
@@ -45,21 +64,63 @@ public final class MailViews {
         view.setSubject(mail.getSubject());
         view.setCreatedAt(Utc.toInstant(mail.getCreatedAt()));
         view.setNotBefore(Utc.toInstant(mail.getNotBefore()));
+        view.setClaimedAt(Utc.toInstant(mail.getClaimedAt()));
         view.setAttemptsRemaining(mail.getAttemptsRemaining());
         view.setLastAttemptAt(Utc.toInstant(mail.getLastAttemptAt()));
         view.setSentAt(Utc.toInstant(mail.getSentAt()));
         view.setLastError(mail.getLastError());
         view.setAccount(mail.getSmtpAccount());
         view.setEnqueuedBy(mail.getEnqueuedBy());
-        view.setAttempts(attempts.stream().map(MailViews::of).collect(ArrayList::new, List::add, List::addAll));
         view.setExpiresAt(Utc.toInstant(mail.getExpiresAt()));
         view.setCopyOf(mail.getCopyOf());
-        view.setRecipients(recipients.stream().map(r -> new RecipientView(r.getAddress(), r.getStatus().name(),
-                r.getReplyCode(), r.getEnhancedStatus(), r.getReplyText())).toList());
+        view.setAttempts(em.createNamedQuery(MailAttempt.BY_MAIL, MailAttempt.class).setParameter("mailId", id)
+                .getResultStream().map(MailViews::attempt).collect(ArrayList::new, List::add, List::addAll));
+        view.setRecipients(em.createNamedQuery(MailRecipient.BY_MAILS, MailRecipient.class)
+                .setParameter("ids", List.of(id)).getResultStream()
+                .map(r -> new RecipientView(r.getAddress(), r.getStatus().name(), r.getReplyCode(),
+                        r.getEnhancedStatus(), r.getReplyText())).toList());
+        List<AttachmentView> files = new ArrayList<>();
+        em.createQuery("SELECT a.filename, a.contentType, a.sizeBytes FROM MailAttachment a WHERE a.mailId = :id"
+                        + " ORDER BY a.seqNo", Object[].class).setParameter("id", id).getResultList()
+                .forEach(a -> files.add(new AttachmentView((String) a[0], (String) a[1], ((Number) a[2]).longValue())));
+        view.setAttachments(files);
+        Map<String, String> headers = new LinkedHashMap<>();
+        em.createNamedQuery(MailHeader.OF_MAILS, MailHeader.class).setParameter("ids", List.of(id))
+                .getResultList().forEach(h -> headers.put(h.getName(), h.getValue()));
+        view.setHeaders(headers);
+        return Optional.of(view);
+    }
+
+    /**
+     * @param row a search row with the {@link #SUMMARY_COLUMNS} as aliases
+     * @return the mail in the summary shape
+     */
+    public static MailView summary(Tuple row) {
+        MailView view = new MailView();
+        view.setId(row.get("id", Long.class));
+        view.setMessageId(row.get("messageId", String.class));
+        view.setStatus(row.get("status", MailStatus.class));
+        view.setPriority(row.get("priority", Integer.class));
+        view.setFrom(row.get("fromAddress", String.class));
+        view.setTo(AddressLists.split(row.get("toAddresses", String.class)));
+        view.setCc(AddressLists.split(row.get("ccAddresses", String.class)));
+        view.setBcc(AddressLists.split(row.get("bccAddresses", String.class)));
+        view.setSubject(row.get("subject", String.class));
+        view.setCreatedAt(Utc.toInstant(row.get("createdAt", LocalDateTime.class)));
+        view.setNotBefore(Utc.toInstant(row.get("notBefore", LocalDateTime.class)));
+        view.setClaimedAt(Utc.toInstant(row.get("claimedAt", LocalDateTime.class)));
+        view.setAttemptsRemaining(row.get("attemptsRemaining", Integer.class));
+        view.setLastAttemptAt(Utc.toInstant(row.get("lastAttemptAt", LocalDateTime.class)));
+        view.setSentAt(Utc.toInstant(row.get("sentAt", LocalDateTime.class)));
+        view.setLastError(row.get("lastError", String.class));
+        view.setEnqueuedBy(row.get("enqueuedBy", String.class));
+        view.setAccount(row.get("smtpAccount", String.class));
+        view.setExpiresAt(Utc.toInstant(row.get("expiresAt", LocalDateTime.class)));
+        view.setCopyOf(row.get("copyOf", Long.class));
         return view;
     }
 
-    private static AttemptView of(MailAttempt a) {
+    private static AttemptView attempt(MailAttempt a) {
         AttemptView view = new AttemptView(Utc.toInstant(a.getStartedAt()), Utc.toInstant(a.getFinishedAt()),
                 a.getServerInstance(), a.getOutcome().name(), a.getSmtpReplyCode(), a.getSmtpReplyText(),
                 a.getError());

@@ -11,52 +11,23 @@ import jakarta.persistence.GeneratedValue;
 import jakarta.persistence.GenerationType;
 import jakarta.persistence.Id;
 import jakarta.persistence.Lob;
-import jakarta.persistence.NamedQuery;
 import jakarta.persistence.SequenceGenerator;
 import jakarta.persistence.Table;
-import jakarta.persistence.Transient;
 
 import java.time.LocalDateTime;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
- * One queued mail: what to send, and where it is in its delivery. Times are UTC wall-clock
- * ({@link LocalDateTime} in UTC), so servers in different time zones agree on due times and leases.
- * While {@link MailStatus#SENDING} the row carries a lease: the claimer that owns it and when the
- * lease expires; after that another claimer may take the row over.
+ * One queued mail, as JPA reads it: what to send, and where it is in its delivery. Times are UTC
+ * wall-clock ({@link LocalDateTime} in UTC), so servers in different time zones agree on due times and
+ * leases. While {@link MailStatus#SENDING} the row carries a lease: the claimer that owns it and when
+ * the lease expires; after that another claimer may take the row over. Every change of a row is made by
+ * {@code MailStore} in SQL (it binds times as UTC whatever the JVM's zone); JPA only reads, for views,
+ * search and statistics.
  */
 @Entity
 @Table(name = "MAIL_MESSAGE")
-@NamedQuery(name = MailMessage.DUE_IDS, query = """
-        SELECT m.id FROM MailMessage m
-        WHERE m.status = dev.mailqueue.api.MailStatus.QUEUED
-          AND m.notBefore <= :now AND m.attemptsRemaining > 0
-        ORDER BY m.priority DESC, m.createdAt, m.id""")
-@NamedQuery(name = MailMessage.LEASED, query = """
-        SELECT m FROM MailMessage m
-        WHERE m.id IN :ids AND m.status = dev.mailqueue.api.MailStatus.SENDING AND m.leaseOwner = :owner
-        ORDER BY m.priority DESC, m.createdAt, m.id""")
-@NamedQuery(name = MailMessage.BY_IDEMPOTENCY_KEY, query = """
-        SELECT m FROM MailMessage m WHERE m.idempotencyKey = :key""")
-@NamedQuery(name = MailMessage.COPIES, query = """
-        SELECT m FROM MailMessage m WHERE m.copyOf = :first ORDER BY m.id""")
-@NamedQuery(name = MailMessage.EXPIRED_LEASE_IDS, query = """
-        SELECT m.id FROM MailMessage m
-        WHERE m.status = dev.mailqueue.api.MailStatus.SENDING AND m.leaseExpiresAt < :now""")
 public class MailMessage {
-
-    /** Ids of due QUEUED rows, best first: priority, then age. Parameter {@code now}. */
-    public static final String DUE_IDS = "MailMessage.dueIds";
-    /** The rows of {@code ids} leased to {@code owner}, best first. */
-    public static final String LEASED = "MailMessage.leased";
-    /** The row enqueued with idempotency key {@code key}, if any. */
-    public static final String BY_IDEMPOTENCY_KEY = "MailMessage.byIdempotencyKey";
-    /** The copies of one per-recipient enqueue whose first copy is {@code first}, in id order. */
-    public static final String COPIES = "MailMessage.copies";
-    /** Ids of SENDING rows whose lease expired before {@code now}. */
-    public static final String EXPIRED_LEASE_IDS = "MailMessage.expiredLeaseIds";
 
     @Id
     @SequenceGenerator(name = "mail_message_seq", sequenceName = "MAIL_MESSAGE_SEQ", allocationSize = 50)
@@ -139,23 +110,14 @@ public class MailMessage {
     @Column(name = "COPY_OF", updatable = false)
     private Long copyOf;
 
-    /** Recipients an earlier attempt settled, by lower-case address; filled by the claim, not stored here. */
-    @Transient
-    private Map<String, RecipientStatus> settledRecipients = Map.of();
-
-    // Rows of MAIL_ATTACHMENT and MAIL_HEADER, not mapped as relations: the enqueue writes them
-    // (MailFactory, Mails) and a claim reads them for a whole chunk in one query each (MailParts).
-    @Transient
-    private List<MailAttachment> attachments = new ArrayList<>();
-
-    @Transient
-    private List<MailHeader> headers = new ArrayList<>();
-
     @Column(name = "SMTP_ACCOUNT")
     private String smtpAccount;
 
     @Column(name = "ENQUEUED_BY", updatable = false)
     private String enqueuedBy;
+
+    @Column(name = "CLAIMED_AT")
+    private LocalDateTime claimedAt;
 
     public Long getId() {
         return id;
@@ -215,20 +177,6 @@ public class MailMessage {
 
     public LocalDateTime getLeaseExpiresAt() {
         return leaseExpiresAt;
-    }
-
-    /**
-     * Puts this (new, unpersisted) row in the leased state: SENDING, owned by {@code owner} until
-     * {@code expiresAt}, e.g. to set up a row a dead claimer left behind. The dispatcher does not use
-     * it: claims write leases in SQL under a row lock ({@code LeaseStrategy}).
-     *
-     * @param owner     the claimer, e.g. {@code host/server#execution}
-     * @param expiresAt UTC time after which the lease may be taken over
-     */
-    public void lease(String owner, LocalDateTime expiresAt) {
-        this.status = MailStatus.SENDING;
-        this.leaseOwner = owner;
-        this.leaseExpiresAt = expiresAt;
     }
 
     public LocalDateTime getLastAttemptAt() {
@@ -354,42 +302,6 @@ public class MailMessage {
         this.copyOf = copyOf;
     }
 
-    /**
-     * @return recipients an earlier attempt settled (accepted, or refused for good), keyed by lower-case
-     *         address; empty unless the claim loaded them
-     */
-    public Map<String, RecipientStatus> getSettledRecipients() {
-        return settledRecipients;
-    }
-
-    public void setSettledRecipients(Map<String, RecipientStatus> settledRecipients) {
-        this.settledRecipients = Map.copyOf(settledRecipients);
-    }
-
-    /**
-     * @return the attached files in order: filled at enqueue and when the dispatcher claims the mail;
-     *         empty on a row read any other way (the files stay in MAIL_ATTACHMENT)
-     */
-    public List<MailAttachment> getAttachments() {
-        return attachments;
-    }
-
-    public void setAttachments(List<MailAttachment> attachments) {
-        this.attachments = attachments;
-    }
-
-    /**
-     * @return the custom header fields in order: filled at enqueue and when the dispatcher claims the
-     *         mail; empty on a row read any other way
-     */
-    public List<MailHeader> getHeaders() {
-        return headers;
-    }
-
-    public void setHeaders(List<MailHeader> headers) {
-        this.headers = headers;
-    }
-
     /** @return the SMTP account the mail was routed to on enqueue; null (rows before V5) means the default */
     public String getSmtpAccount() {
         return smtpAccount;
@@ -406,5 +318,10 @@ public class MailMessage {
 
     public void setEnqueuedBy(String enqueuedBy) {
         this.enqueuedBy = enqueuedBy;
+    }
+
+    /** @return UTC time its current (or last) claim leased it, or null when it was never claimed since V6 */
+    public LocalDateTime getClaimedAt() {
+        return claimedAt;
     }
 }

@@ -18,7 +18,7 @@ import jakarta.ejb.TimerService;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import dev.mailqueue.settings.control.QueueSettings;
 
 import java.util.Properties;
 import java.util.logging.Level;
@@ -56,38 +56,20 @@ public class RetentionScheduler {
     TimerService timers;
 
     @Inject
-    @ConfigProperty(name = "mailqueue.retention.enabled", defaultValue = "true")
-    boolean enabled;
-
-    @Inject
-    @ConfigProperty(name = "mailqueue.retention.days", defaultValue = "15")
-    int days;
-
-    @Inject
-    @ConfigProperty(name = "mailqueue.retention.schedule", defaultValue = "0 0 3 * * *")
-    String schedule;
-
-    @Inject
-    @ConfigProperty(name = "mailqueue.retention.chunk-size", defaultValue = "500")
-    int chunkSize;
+    QueueSettings settings;
 
     private Long running;
 
     @PostConstruct
     void schedule() {
-        if (!enabled) {
+        if (!settings.retentionEnabled()) {
             LOG.info("mail retention is disabled (mailqueue.retention.enabled=false)");
             return;
         }
-        if (days < 1) {
-            throw new IllegalStateException("configuration mailqueue.retention.days is out of range: " + days);
-        }
-        if (chunkSize < 1) {
-            throw new IllegalStateException("configuration mailqueue.retention.chunk-size is out of range: " + chunkSize);
-        }
-        timers.createCalendarTimer(CalendarSchedule.parse(schedule), new TimerConfig(JOB, false));
-        LOG.info(() -> "mail retention: finished mails older than " + days + " days are deleted on schedule \""
-                + schedule + "\", " + chunkSize + " a transaction");
+        timers.createCalendarTimer(CalendarSchedule.parse(settings.retentionSchedule()), new TimerConfig(JOB, false));
+        LOG.info(() -> "mail retention: finished mails older than " + settings.retentionDays()
+                + " days are deleted on schedule \"" + settings.retentionSchedule() + "\", "
+                + settings.retentionChunkSize() + " a transaction");
     }
 
     @Timeout
@@ -99,10 +81,7 @@ public class RetentionScheduler {
                 LOG.info(() -> "mail retention execution " + running + " still runs; skipping this run");
                 return;
             }
-            Properties parameters = new Properties();
-            parameters.setProperty("days", Integer.toString(days));
-            parameters.setProperty("chunkSize", Integer.toString(chunkSize));
-            running = jobs.start(JOB, parameters);
+            running = jobs.start(JOB, new Properties());
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "could not start mail retention; trying again at the next scheduled time", e);
         }

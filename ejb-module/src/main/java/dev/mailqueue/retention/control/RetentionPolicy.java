@@ -2,7 +2,8 @@ package dev.mailqueue.retention.control;
 
 import dev.mailqueue.api.MailStatus;
 
-import java.time.LocalDateTime;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 
 /**
@@ -18,46 +19,16 @@ public final class RetentionPolicy {
     public static final List<MailStatus> TERMINAL =
             List.of(MailStatus.SENT, MailStatus.FAILED, MailStatus.CANCELLED, MailStatus.EXPIRED);
 
-    /** Days kept by default: 15, as in the seed article. */
-    public static final int DEFAULT_DAYS = 15;
-
-    /**
-     * The JPQL condition on {@code m} (a MailMessage) with parameters {@code terminal} and {@code cutoff}:
-     * final state, and every timestamp of the row before the cutoff. Checked again when deleting.
-     */
-    static final String DELETABLE = """
-            m.status IN :terminal AND m.createdAt < :cutoff AND m.notBefore < :cutoff
-              AND (m.lastAttemptAt IS NULL OR m.lastAttemptAt < :cutoff)
-              AND (m.sentAt IS NULL OR m.sentAt < :cutoff)""";
-
     private RetentionPolicy() {
     }
 
     /**
-     * @param now  UTC now
+     * @param now  now
      * @param days days to keep, 1 or more
      * @return the cutoff: rows whose last moment is before it may go
      */
-    public static LocalDateTime cutoff(LocalDateTime now, int days) {
-        return now.minusDays(days);
+    public static Instant cutoff(Instant now, int days) {
+        return now.minus(Duration.ofDays(days));
     }
 
-    /**
-     * @return the value as an int of at least {@code min}, or {@code fallback} when blank
-     * @throws IllegalArgumentException naming the job parameter when the value is not such a number
-     */
-    static int intAtLeast(int min, String name, String value, int fallback) {
-        if (value == null || value.isBlank()) {
-            return fallback;
-        }
-        try {
-            int parsed = Integer.parseInt(value.strip());
-            if (parsed < min) {
-                throw new IllegalArgumentException("job parameter " + name + " must be at least " + min + ", was " + value);
-            }
-            return parsed;
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("job parameter " + name + " must be a whole number, was " + value, e);
-        }
-    }
 }

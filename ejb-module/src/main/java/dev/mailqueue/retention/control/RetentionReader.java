@@ -1,7 +1,7 @@
 package dev.mailqueue.retention.control;
 
-import dev.mailqueue.mail.entity.Utc;
-import jakarta.batch.api.BatchProperty;
+import dev.mailqueue.queue.control.MailStore;
+import dev.mailqueue.settings.control.QueueSettings;
 import jakarta.batch.api.chunk.AbstractItemReader;
 import jakarta.batch.runtime.context.StepContext;
 import jakarta.enterprise.context.Dependent;
@@ -9,44 +9,39 @@ import jakarta.inject.Inject;
 import jakarta.inject.Named;
 
 import java.io.Serializable;
-import java.time.LocalDateTime;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;
 
 /**
  * Reads the ids of mails old enough to delete ({@link RetentionPolicy}), one page of
- * {@code chunkSize} ids per query in id order. The cutoff is fixed when the step opens ({@code days}
- * before then) and handed to the writer through the step context. The checkpoint is the last id read.
+ * {@code mailqueue.retention.chunk-size} ids per query in id order. The cutoff is fixed when the step
+ * opens ({@code mailqueue.retention.days} before then) and handed to the writer through the step
+ * context. The checkpoint is the last id read.
  */
 @Named("RetentionReader")
 @Dependent // a new instance per step execution, as batch artifacts need
 public class RetentionReader extends AbstractItemReader {
 
     @Inject
-    @BatchProperty
-    String days;
-
-    @Inject
-    @BatchProperty
-    String chunkSize;
+    QueueSettings settings;
 
     @Inject
     StepContext step;
 
     @Inject
-    RetentionStore store;
+    MailStore store;
 
     private final Deque<Long> page = new ArrayDeque<>();
-    private LocalDateTime cutoff;
+    private Instant cutoff;
     private int pageSize;
     private long lastId;
     private boolean exhausted;
 
     @Override
     public void open(Serializable checkpoint) {
-        int keep = RetentionPolicy.intAtLeast(1, "days", days, RetentionPolicy.DEFAULT_DAYS);
-        pageSize = RetentionPolicy.intAtLeast(1, "chunkSize", chunkSize, 500);
-        cutoff = RetentionPolicy.cutoff(Utc.now(), keep);
+        pageSize = settings.retentionChunkSize();
+        cutoff = RetentionPolicy.cutoff(Instant.now(), settings.retentionDays());
         lastId = checkpoint == null ? 0 : (Long) checkpoint;
         step.setTransientUserData(cutoff);
     }
@@ -55,7 +50,7 @@ public class RetentionReader extends AbstractItemReader {
     @Override
     public Object readItem() {
         if (page.isEmpty() && !exhausted) {
-            page.addAll(store.deletable(cutoff, lastId, pageSize));
+            page.addAll(store.finishedBefore(cutoff, lastId, pageSize));
             exhausted = page.size() < pageSize;
         }
         Long id = page.poll();

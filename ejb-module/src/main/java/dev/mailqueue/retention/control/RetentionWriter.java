@@ -1,5 +1,6 @@
 package dev.mailqueue.retention.control;
 
+import dev.mailqueue.queue.control.MailStore;
 import jakarta.batch.api.chunk.AbstractItemWriter;
 import jakarta.batch.runtime.context.JobContext;
 import jakarta.batch.runtime.context.StepContext;
@@ -7,7 +8,7 @@ import jakarta.enterprise.context.Dependent;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
 
-import java.time.LocalDateTime;
+import java.time.Instant;
 import java.util.List;
 import java.util.logging.Logger;
 
@@ -31,7 +32,7 @@ public class RetentionWriter extends AbstractItemWriter {
     StepContext step;
 
     @Inject
-    RetentionStore store;
+    MailStore store;
 
     private long committed;
     private long pending;
@@ -41,7 +42,7 @@ public class RetentionWriter extends AbstractItemWriter {
         committed += pending; // the previous chunk committed, or this step would have ended
         pending = 0;
         List<Long> ids = items.stream().map(Long.class::cast).toList();
-        pending = store.delete(ids, (LocalDateTime) step.getTransientUserData());
+        pending = store.deleteFinished(ids, (Instant) step.getTransientUserData());
     }
 
     @Override

@@ -38,6 +38,34 @@ public enum DatabaseKind {
     }
 
     /**
+     * @param sequence a sequence of the schema, e.g. {@code MAIL_MESSAGE_SEQ}
+     * @return the query that returns its next value as one row of one column
+     */
+    public String nextValueQuery(String sequence) {
+        return switch (this) {
+            case DERBY -> "VALUES NEXT VALUE FOR " + sequence;
+            case POSTGRESQL -> "SELECT nextval('" + sequence.toLowerCase(Locale.ROOT) + "')";
+            case MARIADB, SQLSERVER -> "SELECT NEXT VALUE FOR " + sequence;
+            case ORACLE -> "SELECT " + sequence + ".NEXTVAL FROM DUAL";
+        };
+    }
+
+    /**
+     * @param orderedSelect a SELECT ending in its ORDER BY
+     * @param rows          most rows wanted, 1 or more
+     * @return the same query limited to its first {@code rows} rows, in this database's syntax
+     */
+    public String firstRows(String orderedSelect, int rows) {
+        if (rows < 1) {
+            throw new IllegalArgumentException("rows must be 1 or more, was " + rows);
+        }
+        return switch (this) {
+            case POSTGRESQL, MARIADB -> orderedSelect + " LIMIT " + rows;
+            case DERBY, SQLSERVER, ORACLE -> orderedSelect + " OFFSET 0 ROWS FETCH NEXT " + rows + " ROWS ONLY";
+        };
+    }
+
+    /**
      * @param productName {@link java.sql.DatabaseMetaData#getDatabaseProductName()}
      * @return the kind
      * @throws IllegalArgumentException when the queue has no schema for that database (e.g. MySQL,

@@ -1,10 +1,7 @@
 package dev.mailqueue.dispatch.control;
 
-import dev.mailqueue.api.MailStatus;
-import dev.mailqueue.mail.entity.MailAttachment;
-import dev.mailqueue.mail.entity.MailHeader;
-import dev.mailqueue.mail.entity.MailMessage;
-import dev.mailqueue.mail.entity.Utc;
+import dev.mailqueue.queue.control.ClaimedMail;
+import dev.mailqueue.queue.control.NewMail;
 import jakarta.mail.Address;
 import jakarta.mail.Message.RecipientType;
 import jakarta.mail.MessagingException;
@@ -21,7 +18,8 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.time.LocalDateTime;
+import java.time.Instant;
+import java.util.Map;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -33,37 +31,48 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The MIME message composed from a queued row, read back from the bytes that would go on the wire:
  * the stored Message-ID (also after another save), sender with display name, recipients, subject and
  * bodies in UTF-8, and the body structure for text, HTML or both. (That Bcc stays out of what SMTP
- * sends is checked against a real server in {@link SmtpConnectionTest}.)
+ * sends is checked against a real server in {@link MailDeliveryTest}.)
  */
 class MimeMessageFactoryTest {
 
-    static final LocalDateTime CREATED = LocalDateTime.of(2030, 3, 14, 9, 26, 53);
+    static final Instant CREATED = Instant.parse("2030-03-14T09:26:53Z");
     static final String MESSAGE_ID = "<0b6f3f0e-6f43-4a39-9d4e-3f4a2b1c9d10@example.com>";
 
     final Session session = Session.getInstance(new Properties());
 
-    static MailMessage row() {
-        MailMessage mail = new MailMessage();
-        mail.setMessageId(MESSAGE_ID);
-        mail.setStatus(MailStatus.SENDING);
-        mail.setPriority(4);
-        mail.setCreatedAt(CREATED);
-        mail.setNotBefore(CREATED);
-        mail.setAttemptsRemaining(5);
-        mail.setFromAddress("joerg@example.com");
-        mail.setFromName("Jörg Müller");
-        mail.setReplyTo("help@example.com");
-        mail.setTo(new ArrayList<>(List.of("alice@example.com", "bob@example.org")));
-        mail.setCc(new ArrayList<>(List.of("carol@example.net")));
-        mail.setBcc(new ArrayList<>(List.of("dave@example.com")));
-        mail.setSubject("Your order");
-        mail.setTextBody("Thank you.");
-        return mail;
+    /** A claimed mail as a test sets it up; {@link #compose} turns it into the message. */
+    static final class Row {
+        String fromName = "Jörg Müller";
+        List<String> cc = List.of("carol@example.net");
+        String subject = "Your order";
+        String text = "Thank you.";
+        String html;
+        List<byte[]> files = new ArrayList<>();
+        List<ClaimedMail.AttachmentInfo> attachments = new ArrayList<>();
+        List<NewMail.Header> headers = new ArrayList<>();
+
+        Row attach(String name, String type, byte[] content) {
+            attachments.add(new ClaimedMail.AttachmentInfo(files.size(), name, type, content.length));
+            files.add(content);
+            return this;
+        }
+    }
+
+    static Row row() {
+        return new Row();
+    }
+
+    MimeMessage compose(Row r) throws MessagingException {
+        ClaimedMail mail = new ClaimedMail(1, MESSAGE_ID, CREATED, 5, null, "joerg@example.com", r.fromName,
+                "help@example.com", List.of("alice@example.com", "bob@example.org"), r.cc, List.of("dave@example.com"),
+                r.subject, "mailqueue", Map.of(), r.headers, r.attachments, null);
+        return MimeMessageFactory.compose(session, mail, new ClaimedMail.Body(r.text, r.html),
+                (id, seq) -> r.files.get(seq));
     }
 
     @Test
     void theMessageCarriesTheStoredMessageIdAlsoAfterAnotherSave() throws Exception {
-        MimeMessage composed = MimeMessageFactory.compose(session, row());
+        MimeMessage composed = compose(row());
 
         assertThat(composed.getMessageID()).isEqualTo(MESSAGE_ID);
         composed.saveChanges();
@@ -73,15 +82,15 @@ class MimeMessageFactoryTest {
 
     @Test
     void everyAttemptOfTheSameMailCarriesTheSameMessageId() throws Exception {
-        MimeMessage first = MimeMessageFactory.compose(session, row());
-        MimeMessage second = MimeMessageFactory.compose(session, row());
+        MimeMessage first = compose(row());
+        MimeMessage second = compose(row());
 
         assertThat(onTheWire(second).getMessageID()).isEqualTo(onTheWire(first).getMessageID()).isEqualTo(MESSAGE_ID);
     }
 
     @Test
     void fromCarriesTheSendersDisplayName() throws Exception {
-        MimeMessage received = onTheWire(MimeMessageFactory.compose(session, row()));
+        MimeMessage received = onTheWire(compose(row()));
 
         assertThat(received.getFrom()).singleElement().satisfies(from -> {
             InternetAddress address = (InternetAddress) from;
@@ -92,17 +101,17 @@ class MimeMessageFactoryTest {
 
     @Test
     void aSenderWithoutDisplayNameIsTheBareAddress() throws Exception {
-        MailMessage mail = row();
-        mail.setFromName(null);
+        Row mail = row();
+        mail.fromName = null;
 
-        MimeMessage received = onTheWire(MimeMessageFactory.compose(session, mail));
+        MimeMessage received = onTheWire(compose(mail));
 
         assertThat(received.getHeader("From", null)).isEqualTo("joerg@example.com");
     }
 
     @Test
     void toCcAndReplyToAreInTheHeaders() throws Exception {
-        MimeMessage received = onTheWire(MimeMessageFactory.compose(session, row()));
+        MimeMessage received = onTheWire(compose(row()));
 
         assertThat(addresses(received.getRecipients(RecipientType.TO))).containsExactly("alice@example.com", "bob@example.org");
         assertThat(addresses(received.getRecipients(RecipientType.CC))).containsExactly("carol@example.net");
@@ -111,7 +120,7 @@ class MimeMessageFactoryTest {
 
     @Test
     void bccRecipientsAreAmongTheRecipientsTheMessageIsSentTo() throws Exception {
-        MimeMessage composed = MimeMessageFactory.compose(session, row());
+        MimeMessage composed = compose(row());
 
         assertThat(addresses(composed.getAllRecipients())).containsExactlyInAnyOrder(
                 "alice@example.com", "bob@example.org", "carol@example.net", "dave@example.com");
@@ -119,27 +128,27 @@ class MimeMessageFactoryTest {
 
     @Test
     void aMailWithoutCcHasNoCcHeader() throws Exception {
-        MailMessage mail = row();
-        mail.setCc(new ArrayList<>());
+        Row mail = row();
+        mail.cc = List.of();
 
-        MimeMessage received = onTheWire(MimeMessageFactory.compose(session, mail));
+        MimeMessage received = onTheWire(compose(mail));
 
         assertThat(received.getHeader("Cc")).isNull();
     }
 
     @Test
     void theDateIsTheTimeTheMailWasQueued() throws Exception {
-        MimeMessage received = onTheWire(MimeMessageFactory.compose(session, row()));
+        MimeMessage received = onTheWire(compose(row()));
 
-        assertThat(received.getSentDate().toInstant()).isEqualTo(Utc.toInstant(CREATED));
+        assertThat(received.getSentDate().toInstant()).isEqualTo(CREATED);
     }
 
     @Test
     void aUtf8SubjectIsEncodedForTheHeaderAndReadsBackTheSame() throws Exception {
-        MailMessage mail = row();
-        mail.setSubject("Grüße aus Köln – ☃ 日本語");
+        Row mail = row();
+        mail.subject = "Grüße aus Köln – ☃ 日本語";
 
-        MimeMessage composed = MimeMessageFactory.compose(session, mail);
+        MimeMessage composed = compose(mail);
 
         String rawHeader = composed.getHeader("Subject", null);
         assertThat(rawHeader).startsWithIgnoringCase("=?UTF-8?");
@@ -149,11 +158,11 @@ class MimeMessageFactoryTest {
 
     @Test
     void textAndHtmlMakeAMultipartAlternativeWithTextFirst() throws Exception {
-        MailMessage mail = row();
-        mail.setTextBody("Grüße – plain");
-        mail.setHtmlBody("<p>Grüße – <b>html</b> ☃</p>");
+        Row mail = row();
+        mail.text = "Grüße – plain";
+        mail.html = "<p>Grüße – <b>html</b> ☃</p>";
 
-        MimeMessage received = onTheWire(MimeMessageFactory.compose(session, mail));
+        MimeMessage received = onTheWire(compose(mail));
 
         assertThat(received.isMimeType("multipart/alternative")).isTrue();
         Multipart parts = (Multipart) received.getContent();
@@ -164,21 +173,21 @@ class MimeMessageFactoryTest {
 
     @Test
     void htmlOnlyMakesATextHtmlMessage() throws Exception {
-        MailMessage mail = row();
-        mail.setTextBody(null);
-        mail.setHtmlBody("<p>Grüße ☃</p>");
+        Row mail = row();
+        mail.text = null;
+        mail.html = "<p>Grüße ☃</p>";
 
-        MimeMessage received = onTheWire(MimeMessageFactory.compose(session, mail));
+        MimeMessage received = onTheWire(compose(mail));
 
         assertTextPart(received, "text/html", "<p>Grüße ☃</p>");
     }
 
     @Test
     void textOnlyMakesATextPlainMessage() throws Exception {
-        MailMessage mail = row();
-        mail.setTextBody("Grüße ☃\r\nLine two");
+        Row mail = row();
+        mail.text = "Grüße ☃\r\nLine two";
 
-        MimeMessage received = onTheWire(MimeMessageFactory.compose(session, mail));
+        MimeMessage received = onTheWire(compose(mail));
 
         assertTextPart(received, "text/plain", "Grüße ☃\r\nLine two");
     }
@@ -187,14 +196,13 @@ class MimeMessageFactoryTest {
     void attachmentsMakeAMultipartMixedWithTheAlternativeBodyFirstThenEachFileWithItsNameAndBytes() throws Exception {
         byte[] pdf = new byte[70_000];
         new java.util.Random(7).nextBytes(pdf);
-        MailMessage mail = row();
-        mail.setTextBody("See the invoice.");
-        mail.setHtmlBody("<p>See the invoice.</p>");
-        mail.setAttachments(new ArrayList<>(List.of(
-                new MailAttachment(0, "Rechnung Müller.pdf", "application/pdf", pdf),
-                new MailAttachment(1, "notes.txt", "text/plain; charset=UTF-8", "Grüße ☃".getBytes(StandardCharsets.UTF_8)))));
+        Row mail = row();
+        mail.text = "See the invoice.";
+        mail.html = "<p>See the invoice.</p>";
+        mail.attach("Rechnung Müller.pdf", "application/pdf", pdf)
+                .attach("notes.txt", "text/plain; charset=UTF-8", "Grüße ☃".getBytes(StandardCharsets.UTF_8));
 
-        MimeMessage received = onTheWire(MimeMessageFactory.compose(session, mail));
+        MimeMessage received = onTheWire(compose(mail));
 
         assertThat(received.isMimeType("multipart/mixed")).as(received.getContentType()).isTrue();
         Multipart mixed = (Multipart) received.getContent();
@@ -216,10 +224,10 @@ class MimeMessageFactoryTest {
 
     @Test
     void aTextOnlyMailWithAnAttachmentHasTheTextAsItsFirstPart() throws Exception {
-        MailMessage mail = row();
-        mail.setAttachments(new ArrayList<>(List.of(new MailAttachment(0, "a.bin", "application/octet-stream", new byte[]{0, 1, 2}))));
+        Row mail = row();
+        mail.attach("a.bin", "application/octet-stream", new byte[]{0, 1, 2});
 
-        MimeMessage received = onTheWire(MimeMessageFactory.compose(session, mail));
+        MimeMessage received = onTheWire(compose(mail));
 
         Multipart mixed = (Multipart) received.getContent();
         assertThat(mixed.getCount()).isEqualTo(2);
@@ -229,12 +237,11 @@ class MimeMessageFactoryTest {
 
     @Test
     void customHeadersAreSentInOrderAndNonAsciiValuesAreEncoded() throws Exception {
-        MailMessage mail = row();
-        mail.setHeaders(new ArrayList<>(List.of(
-                new MailHeader(0, "List-Unsubscribe", "<mailto:unsubscribe@example.com?subject=4711>"),
-                new MailHeader(1, "X-Campaign", "Frühling – ☃ " + "x".repeat(120)))));
+        Row mail = row();
+        mail.headers = List.of(new NewMail.Header("List-Unsubscribe", "<mailto:unsubscribe@example.com?subject=4711>"),
+                new NewMail.Header("X-Campaign", "Frühling – ☃ " + "x".repeat(120)));
 
-        MimeMessage composed = MimeMessageFactory.compose(session, mail);
+        MimeMessage composed = compose(mail);
         MimeMessage received = onTheWire(composed);
 
         assertThat(received.getHeader("List-Unsubscribe", null)).isEqualTo("<mailto:unsubscribe@example.com?subject=4711>");

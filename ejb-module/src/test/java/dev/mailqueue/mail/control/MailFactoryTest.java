@@ -3,33 +3,39 @@ package dev.mailqueue.mail.control;
 import dev.mailqueue.account.control.AccountSettings;
 import dev.mailqueue.account.control.Accounts;
 import dev.mailqueue.api.MailRequest;
-import dev.mailqueue.api.MailStatus;
-import dev.mailqueue.mail.entity.MailMessage;
+import dev.mailqueue.queue.control.MailGroup;
+import dev.mailqueue.queue.control.NewMail;
+import dev.mailqueue.settings.control.QueueSettingsTest;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.time.Instant;
-import java.time.LocalDateTime;
 import java.util.List;
 import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** How a validated request becomes a new queued row: defaults, due time, attempts, copies. */
+/** How a validated request becomes mails to queue: defaults, due time, attempts, copies, distinct recipients. */
 class MailFactoryTest {
 
-    static final LocalDateTime NOW = LocalDateTime.of(2030, 3, 14, 9, 26, 53);
+    static final Instant NOW = Instant.parse("2030-03-14T09:26:53Z");
 
     MailFactory cut;
 
     @BeforeEach
     void factory() {
-        cut = new MailFactory();
-        cut.messageIds = new MessageIdFactory();
-        cut.messageIds.domain = Optional.empty();
-        cut.maxAttempts = 5;
-        cut.maxLifetimeMillis = 432_000_000L; // 5 days, the default
-        cut.accounts = Accounts.of(AccountSettings.parse(name -> Optional.empty()));
+        cut = factory("5", "432000000");
+    }
+
+    static MailFactory factory(String maxAttempts, String maxLifetime) {
+        MailFactory f = new MailFactory();
+        f.messageIds = new MessageIdFactory();
+        f.messageIds.domain = Optional.empty();
+        f.settings = QueueSettingsTest.defaults("mailqueue.delivery.max-attempts", maxAttempts,
+                "mailqueue.delivery.max-lifetime.ms", maxLifetime);
+        f.accounts = Accounts.of(AccountSettings.parse(name -> Optional.empty()));
+        return f;
     }
 
     static MailRequest request() {
@@ -38,100 +44,99 @@ class MailFactoryTest {
                 .subject("Invoice").text("See attachment.").html("<p>See attachment.</p>");
     }
 
-    @Test
-    void aRequestBecomesAQueuedRowDueNowWithEveryAttempt() {
-        MailMessage mail = cut.create(request(), NOW);
+    NewMail one(MailRequest request) {
+        MailGroup group = cut.create(request, NOW, "tester", null, null);
+        assertThat(group.mails()).hasSize(1);
+        return group.mails().get(0);
+    }
 
-        assertThat(mail.getStatus()).isEqualTo(MailStatus.QUEUED);
-        assertThat(mail.getCreatedAt()).isEqualTo(NOW);
-        assertThat(mail.getNotBefore()).isEqualTo(NOW);
-        assertThat(mail.getAttemptsRemaining()).isEqualTo(5);
-        assertThat(mail.getPriority()).isEqualTo(4);
-        assertThat(mail.getMessageId()).startsWith("<").endsWith("@shop.example.com>");
-        assertThat(mail.getFromAddress()).isEqualTo("billing@shop.example.com");
-        assertThat(mail.getFromName()).isEqualTo("Shop");
-        assertThat(mail.getTo()).containsExactly("alice@example.com");
-        assertThat(mail.getCc()).containsExactly("bob@example.com");
-        assertThat(mail.getBcc()).containsExactly("audit@example.com");
-        assertThat(mail.getSubject()).isEqualTo("Invoice");
-        assertThat(mail.getTextBody()).isEqualTo("See attachment.");
-        assertThat(mail.getHtmlBody()).isEqualTo("<p>See attachment.</p>");
-        assertThat(mail.getLeaseOwner()).isNull();
+    @Test
+    void aRequestBecomesAMailDueNowWithEveryAttempt() {
+        NewMail mail = one(request());
+
+        assertThat(mail.createdAt()).isEqualTo(NOW);
+        assertThat(mail.notBefore()).isEqualTo(NOW);
+        assertThat(mail.attempts()).isEqualTo(5);
+        assertThat(mail.priority()).isEqualTo(4);
+        assertThat(mail.messageId()).startsWith("<").endsWith("@shop.example.com>");
+        assertThat(mail.from()).isEqualTo("billing@shop.example.com");
+        assertThat(mail.fromName()).isEqualTo("Shop");
+        assertThat(mail.to()).containsExactly("alice@example.com");
+        assertThat(mail.cc()).containsExactly("bob@example.com");
+        assertThat(mail.bcc()).containsExactly("audit@example.com");
+        assertThat(mail.subject()).isEqualTo("Invoice");
+        assertThat(mail.text()).isEqualTo("See attachment.");
+        assertThat(mail.html()).isEqualTo("<p>See attachment.</p>");
+        assertThat(mail.account()).isEqualTo("mailqueue");
+        assertThat(mail.enqueuedBy()).isEqualTo("tester");
     }
 
     @Test
     void aRequestedPriorityIsKept() {
-        assertThat(cut.create(request().priority(9), NOW).getPriority()).isEqualTo(9);
-        assertThat(cut.create(request().priority(0), NOW).getPriority()).isZero();
+        assertThat(one(request().priority(9)).priority()).isEqualTo(9);
+        assertThat(one(request().priority(0)).priority()).isZero();
     }
 
     @Test
-    void aFutureNotBeforeIsKeptInUtc() {
+    void aFutureNotBeforeIsKeptAndAPastOneMeansNow() {
         Instant later = Instant.parse("2030-03-14T12:00:00Z");
-
-        assertThat(cut.create(request().notBefore(later), NOW).getNotBefore())
-                .isEqualTo(LocalDateTime.of(2030, 3, 14, 12, 0));
-    }
-
-    @Test
-    void aPastNotBeforeMeansNow() {
-        Instant earlier = Instant.parse("2030-03-13T12:00:00Z");
-
-        assertThat(cut.create(request().notBefore(earlier), NOW).getNotBefore()).isEqualTo(NOW);
-    }
-
-    @Test
-    void atLeastOneAttemptIsMadeWhateverIsConfigured() {
-        cut.maxAttempts = 0;
-
-        assertThat(cut.create(request(), NOW).getAttemptsRemaining()).isEqualTo(1);
+        assertThat(one(request().notBefore(later)).notBefore()).isEqualTo(later);
+        assertThat(one(request().notBefore(Instant.parse("2030-03-13T12:00:00Z"))).notBefore()).isEqualTo(NOW);
     }
 
     @Test
     void aBlankDisplayNameOrReplyToIsNone() {
-        MailMessage mail = cut.create(request().fromName("  ").replyTo(""), NOW);
-
-        assertThat(mail.getFromName()).isNull();
-        assertThat(mail.getReplyTo()).isNull();
+        NewMail mail = one(request().fromName("  ").replyTo(""));
+        assertThat(mail.fromName()).isNull();
+        assertThat(mail.replyTo()).isNull();
     }
 
     @Test
-    void theRowKeepsItsOwnRecipientListsAndAbsentListsAreEmpty() {
+    void theMailKeepsItsOwnRecipientListsAndAbsentListsAreEmpty() {
         MailRequest request = request();
         request.setCc(null);
-        MailMessage mail = cut.create(request, NOW);
+        NewMail mail = one(request);
 
         request.getTo().add("eve@example.com");
 
-        assertThat(mail.getTo()).containsExactly("alice@example.com");
-        assertThat(mail.getCc()).isEmpty();
+        assertThat(mail.to()).containsExactly("alice@example.com");
+        assertThat(mail.cc()).isEmpty();
+    }
+
+    @Test
+    void aRecipientNamedTwiceIsSentTheMailOnceInItsFirstPlaceWhateverTheCase() {
+        NewMail mail = one(new MailRequest().from("a@example.com").to("Ok@X.example", "ok@x.example", "bad@x.example")
+                .cc("OK@x.EXAMPLE", "carol@x.example").bcc("bad@X.example", "dave@x.example").subject("s").text("t"));
+
+        assertThat(mail.to()).containsExactly("Ok@X.example", "bad@x.example");
+        assertThat(mail.cc()).containsExactly("carol@x.example");
+        assertThat(mail.bcc()).containsExactly("dave@x.example");
     }
 
     @Test
     void aMailExpiresAfterTheQueuesMaximumLifetimeUnlessItAsksForLess() {
-        assertThat(cut.create(request(), NOW).getExpiresAt()).isEqualTo(NOW.plusDays(5));
-        java.time.Instant inAnHour = NOW.plusHours(1).toInstant(java.time.ZoneOffset.UTC);
-        assertThat(cut.create(request().expiresAt(inAnHour), NOW).getExpiresAt()).isEqualTo(NOW.plusHours(1));
-        java.time.Instant inTenDays = NOW.plusDays(10).toInstant(java.time.ZoneOffset.UTC);
-        assertThat(cut.create(request().expiresAt(inTenDays), NOW).getExpiresAt())
-                .as("the queue's lifetime caps the caller's").isEqualTo(NOW.plusDays(5));
-        cut.maxLifetimeMillis = 0;
-        assertThat(cut.create(request(), NOW).getExpiresAt()).as("0: no limit").isNull();
+        assertThat(one(request()).expiresAt()).isEqualTo(NOW.plus(Duration.ofDays(5)));
+        Instant inAnHour = NOW.plus(Duration.ofHours(1));
+        assertThat(one(request().expiresAt(inAnHour)).expiresAt()).isEqualTo(inAnHour);
+        assertThat(one(request().expiresAt(NOW.plus(Duration.ofDays(10)))).expiresAt())
+                .as("the queue's lifetime caps the caller's").isEqualTo(NOW.plus(Duration.ofDays(5)));
+        cut = factory("5", "0");
+        assertThat(one(request()).expiresAt()).as("0: no limit").isNull();
     }
 
     @Test
-    void onePerRecipientMakesACopyForEachRecipientAddressedToItAlone() {
-        List<MailMessage> copies = cut.createAll(new MailRequest().from("news@example.com")
-                .to("a@example.com", "b@example.com").cc("c@example.com").bcc("d@example.com")
-                .subject("s").text("t").perRecipient(true), NOW);
+    void onePerRecipientMakesACopyForEachDistinctRecipientAddressedToItAlone() {
+        MailGroup copies = cut.create(new MailRequest().from("news@example.com")
+                .to("a@example.com", "b@example.com").cc("c@example.com", "A@example.com").bcc("d@example.com")
+                .subject("s").text("t").perRecipient(true), NOW, "tester", null, null);
 
-        assertThat(copies).extracting(MailMessage::getTo).containsExactly(
+        assertThat(copies.copies()).isTrue();
+        assertThat(copies.mails()).extracting(NewMail::to).containsExactly(
                 List.of("a@example.com"), List.of("b@example.com"), List.of("c@example.com"), List.of("d@example.com"));
-        assertThat(copies).allSatisfy(copy -> {
-            assertThat(copy.getCc()).isEmpty();
-            assertThat(copy.getBcc()).isEmpty();
+        assertThat(copies.mails()).allSatisfy(copy -> {
+            assertThat(copy.cc()).isEmpty();
+            assertThat(copy.bcc()).isEmpty();
         });
-        assertThat(copies).extracting(MailMessage::getMessageId).doesNotHaveDuplicates();
-        assertThat(cut.createAll(request(), NOW)).hasSize(1);
+        assertThat(copies.mails()).extracting(NewMail::messageId).doesNotHaveDuplicates();
     }
 }

@@ -3,7 +3,7 @@ package dev.mailqueue.health.boundary;
 import dev.mailqueue.dispatch.control.DispatchHeartbeat;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import dev.mailqueue.settings.control.QueueSettings;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Liveness;
@@ -23,12 +23,11 @@ public class DispatchLiveness implements HealthCheck {
     DispatchHeartbeat heartbeat;
 
     @Inject
-    @ConfigProperty(name = "mailqueue.dispatch.interval.ms", defaultValue = "5000")
-    long intervalMillis;
+    QueueSettings settings;
 
     @Override
     public HealthCheckResponse call() {
-        Duration allowed = Duration.ofMillis(Math.max(60_000, 10 * intervalMillis));
+        Duration allowed = Duration.ofMillis(Math.max(60_000, 10 * settings.intervalMillis()));
         Duration silence = heartbeat.silence();
         return HealthCheckResponse.named("dispatch-timer").status(silence.compareTo(allowed) <= 0)
                 .withData("msSinceLastTick", silence.toMillis())

@@ -1,5 +1,7 @@
 package dev.mailqueue.mail.boundary;
 
+import dev.mailqueue.api.FieldError;
+import dev.mailqueue.api.IdempotencyKeyReusedException;
 import dev.mailqueue.api.InvalidFilterException;
 import dev.mailqueue.api.InvalidMailException;
 import dev.mailqueue.api.MailNotFoundException;
@@ -15,7 +17,7 @@ import java.util.List;
 /**
  * Turns the queue's business exceptions into problem details: invalid mail or filter 400 (with the
  * fields), a From address the caller may not use 403 (naming the field), unknown mail 404, forbidden
- * state change 409.
+ * state change 409, an idempotency key reused with a different request 422.
  */
 @Provider
 public class MailQueueExceptionMapper implements ExceptionMapper<MailQueueException> {
@@ -40,6 +42,11 @@ public class MailQueueExceptionMapper implements ExceptionMapper<MailQueueExcept
         if (e instanceof MailNotFoundException) {
             return new Problem("urn:mailqueue:problem:not-found", "No such mail", 404, e.getMessage(), List.of())
                     .toResponse();
+        }
+        if (e instanceof IdempotencyKeyReusedException) {
+            return new Problem("urn:mailqueue:problem:idempotency-key-reused", "Idempotency key reused", 422,
+                    e.getMessage(), List.of(new FieldError("Idempotency-Key",
+                    "was first used with a different request"))).toResponse();
         }
         if (e instanceof MailStateException) {
             return new Problem("urn:mailqueue:problem:wrong-state", "Not allowed in this state", 409,

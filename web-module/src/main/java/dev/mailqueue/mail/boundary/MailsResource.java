@@ -2,6 +2,7 @@ package dev.mailqueue.mail.boundary;
 
 import dev.mailqueue.api.EnqueueReceipt;
 import dev.mailqueue.api.IdempotencyConflictException;
+import dev.mailqueue.api.IdempotencyKeyReusedException;
 import dev.mailqueue.api.InvalidMailException;
 import dev.mailqueue.api.MailNotFoundException;
 import dev.mailqueue.api.MailStateException;
@@ -58,7 +59,8 @@ public class MailsResource {
      *                       {@code {name: value}})
      * @param idempotencyKey the caller's key for this mail, or null
      * @return 202 Accepted, {@code Location: /api/mails/{id}}, body {@code {id, messageId, status,
-     *         duplicate, copies}}; 200 OK with the same for a repeat of an idempotency key
+     *         duplicate, copies}}; 200 OK with the same for a repeat of an idempotency key; 422 when the
+     *         key was first used with a different request
      */
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
@@ -66,7 +68,8 @@ public class MailsResource {
             + " With an Idempotency-Key header a repeat answers 200 with the first mail."
             + " 400 names each field at fault, 403 when the caller may not send as the From address.")
     public Response enqueue(MailRequest request, @HeaderParam("Idempotency-Key") String idempotencyKey,
-                            @Context UriInfo uri) throws InvalidMailException, SenderNotAllowedException {
+                            @Context UriInfo uri)
+            throws InvalidMailException, SenderNotAllowedException, IdempotencyKeyReusedException {
         EnqueueReceipt receipt;
         try {
             receipt = mails.enqueue(request, idempotencyKey);

@@ -1,0 +1,110 @@
+package dev.mailqueue.dispatch.control;
+
+import dev.mailqueue.account.control.AccountHealth;
+import dev.mailqueue.account.control.AccountThrottle;
+import dev.mailqueue.account.control.Accounts;
+import dev.mailqueue.queue.control.MailStore;
+import dev.mailqueue.settings.control.QueueSettings;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.mail.Session;
+
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * This server's live claimers: makes one for each dispatch job execution, keeps their leases alive
+ * while they run (every third of the lease time each claimer's held rows get another lease time, so a
+ * lease runs out only when its claimer is gone), and ends them.
+ */
+@ApplicationScoped
+public class Claimers {
+
+    private static final Logger LOG = Logger.getLogger(Claimers.class.getName());
+
+    @Inject
+    ServerInstance server;
+
+    @Inject
+    OutcomeJournal journal;
+
+    @Inject
+    Accounts accounts;
+
+    @Inject
+    AccountHealth health;
+
+    @Inject
+    AccountThrottle throttle;
+
+    @Inject
+    SmtpConnections connections;
+
+    @Inject
+    MailStore store;
+
+    @Inject
+    DispatchMetrics metrics;
+
+    @Inject
+    QueueSettings settings;
+
+    @Inject
+    DispatchTransactions transactions;
+
+    /** The default account's session: it composes every message (MIME settings only). */
+    @Resource(lookup = "mail/mailqueue")
+    Session composer;
+
+    private final Map<String, Claimer> live = new ConcurrentHashMap<>();
+
+    /**
+     * @param jobExecutionId the dispatch job execution the claimer is
+     * @return a new claimer, renewed by this server until {@link #end}
+     */
+    public Claimer start(long jobExecutionId) {
+        String owner = server.leaseOwner(jobExecutionId);
+        MailDelivery delivery = new MailDelivery(new MailDelivery.Parts(owner, server.name(), accounts, health,
+                throttle, connections, composer, store::body, store::attachmentContent, metrics::sent,
+                settings.recordWaitMillis()));
+        Claimer claimer = new Claimer(owner, journal, delivery);
+        live.put(owner, claimer);
+        return claimer;
+    }
+
+    /** @param claimer a claimer that ends: it releases what it holds and is no longer renewed */
+    public void end(Claimer claimer) {
+        live.remove(claimer.owner());
+        claimer.close();
+    }
+
+    /** @return the live claimers */
+    Collection<Claimer> live() {
+        return List.copyOf(live.values());
+    }
+
+    /**
+     * Renews the leases of every live claimer; called every third of the lease time. A failure (the
+     * database is away) is logged and tried again next time: the lease time is three renewals long.
+     */
+    public void renewLeases() {
+        Instant now = Instant.now();
+        for (Claimer claimer : live()) {
+            List<Long> held = List.copyOf(claimer.held());
+            if (held.isEmpty()) {
+                continue;
+            }
+            try {
+                transactions.renew(claimer.owner(), held, now);
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "could not renew the leases of " + claimer.owner() + "; trying again", e);
+            }
+        }
+    }
+}

@@ -1,0 +1,66 @@
+package dev.mailqueue.dispatch.control;
+
+import dev.mailqueue.queue.control.AccountFilter;
+import dev.mailqueue.queue.control.Change;
+import dev.mailqueue.queue.control.MailStore;
+import dev.mailqueue.settings.control.QueueSettings;
+import jakarta.ejb.Stateless;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import jakarta.inject.Inject;
+
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * The dispatcher's database work, each call a short transaction of its own that commits when the call
+ * returns (REQUIRES_NEW), whatever transaction the caller is in: a claim commits its leases before a
+ * mail is sent, and a group of recorded changes is durable when {@link #record} returns. Nothing here
+ * talks to an SMTP server.
+ */
+@Stateless
+@TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
+public class DispatchTransactions {
+
+    @Inject
+    MailStore store;
+
+    @Inject
+    QueueSettings settings;
+
+    /**
+     * @see MailStore#claim
+     * @throws dev.mailqueue.queue.control.StoreException (wrapped by the container) when the database fails
+     */
+    public MailStore.Claim claim(String owner, String server, Instant now, int limit, AccountFilter accounts) {
+        return store.claim(owner, server, now, now.plusMillis(settings.leaseMillis()), limit, settings.inDoubt(), accounts);
+    }
+
+    /** @see MailStore#countClaimable */
+    public int countClaimable(Instant now, int max) {
+        return store.countClaimable(now, max);
+    }
+
+    /**
+     * Writes a group of changes and commits.
+     *
+     * @param changes the changes, in order
+     * @param verify  see {@link MailStore#apply}
+     * @throws dev.mailqueue.queue.control.StoreException (wrapped by the container) when the database
+     *                                                    refuses; nothing is written then
+     */
+    public void record(List<Change> changes, boolean verify) {
+        store.apply(changes, settings.retryPolicy(), settings.inDoubt(), verify);
+    }
+
+    /**
+     * @param owner the claimer
+     * @param ids   the rows it may still hold
+     * @param now   now
+     * @return rows whose lease now runs another lease time
+     */
+    public int renew(String owner, Collection<Long> ids, Instant now) {
+        return store.renew(owner, ids, now.plusMillis(settings.leaseMillis()));
+    }
+}

@@ -1,0 +1,327 @@
+package dev.mailqueue.dispatch.control;
+
+import dev.mailqueue.account.control.Account;
+import dev.mailqueue.account.control.AccountHealth;
+import dev.mailqueue.account.control.AccountThrottle;
+import dev.mailqueue.account.control.Accounts;
+import dev.mailqueue.account.control.SendPermit;
+import dev.mailqueue.mail.entity.RecipientStatus;
+import dev.mailqueue.queue.control.AttemptResult;
+import dev.mailqueue.queue.control.Change;
+import dev.mailqueue.queue.control.ClaimedMail;
+import dev.mailqueue.queue.control.StoreException;
+import dev.mailqueue.queue.control.Verdict;
+import jakarta.mail.Address;
+import jakarta.mail.MessagingException;
+import jakarta.mail.SendFailedException;
+import jakarta.mail.Session;
+import jakarta.mail.internet.InternetAddress;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.LongFunction;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Sends one claimed mail and says what became of it, as the {@link Change} to record: an attempt, or
+ * the mail handed back unsent. In order:
+ * <ol>
+ *   <li>a mail past its expires-at is EXPIRED, not sent;</li>
+ *   <li>it is composed ({@link MimeMessageFactory}) for the recipients still open (an earlier attempt
+ *       may have settled some); a mail that cannot be composed fails for good;</li>
+ *   <li>its account, then the accounts of its failover list: an account that is down
+ *       ({@link AccountHealth}) is skipped; a rate limit that refuses hands the mail back, due when a
+ *       slot should be free ({@link AccountThrottle}); a connection that cannot be opened marks the
+ *       account down and the next account is tried;</li>
+ *   <li>on an open connection, the send-started mark is submitted (with the changes that wait, see
+ *       {@link Marks}) and the mail is sent; the transport ends DATA only once the mark is committed
+ *       ({@link GatedMessage});</li>
+ *   <li>the reply decides: sent, refused per recipient ({@link PartialDelivery}), transient or permanent
+ *       ({@link FailureClass}), or in doubt when the end of DATA went out and no answer came;</li>
+ *   <li>when no account could be reached, the mail goes back to the queue with its attempts untouched,
+ *       due when the first account's cool-down ends.</li>
+ * </ol>
+ * One per claimer: not thread safe. Its connections are borrowed for the claimer's lifetime.
+ */
+final class MailDelivery implements AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(MailDelivery.class.getName());
+
+    /** How long a mail waits when the rate state could not be read (lock timeout, first-use race). */
+    static final Duration RATE_STATE_RETRY = Duration.ofSeconds(1);
+
+    /** Submits the changes that wait together with a mail's send-started mark. */
+    @FunctionalInterface
+    interface Marks {
+        /**
+         * @param mailId the mail about to be sent
+         * @param at     now
+         * @return a ticket done once the mark (and what was submitted with it) is durable
+         */
+        GroupCommit.Ticket sendStarted(long mailId, Instant at);
+    }
+
+    /**
+     * The mail's send-started mark was not committed in time (the database is away): nothing was
+     * delivered, and the claimer should send the same mail again once the journal writes again.
+     */
+    static final class NotRecorded extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        NotRecorded(Throwable cause) {
+            super(cause);
+        }
+    }
+
+    /** Hears how long each SMTP send took and whether the server accepted it (the metrics). */
+    @FunctionalInterface
+    interface SendTimer {
+        void sent(Duration elapsed, boolean accepted);
+    }
+
+    /** What the delivery needs from its claimer and the server. */
+    record Parts(String owner, String server, Accounts accounts, AccountHealth health, AccountThrottle throttle,
+                 SmtpConnections connections, Session composer, LongFunction<ClaimedMail.Body> bodies,
+                 MimeMessageFactory.AttachmentReader attachments, SendTimer metrics, long markWaitMillis) {
+    }
+
+    private final Parts parts;
+    private final Map<String, SmtpConnection> borrowed = new HashMap<>();
+    /**
+     * Per account refused lately by its rate limit: the refusal and how many mails it has deferred so far,
+     * kept until the first slot is expected free, so that a backlog is spread over the minutes ahead in
+     * turn instead of all falling due at the same instant, and the rate state is not asked once per mail.
+     */
+    private final Map<String, Refusal> refused = new HashMap<>();
+
+    private static final class Refusal {
+        final SendPermit permit;
+        int deferred;
+
+        Refusal(SendPermit permit) {
+            this.permit = permit;
+        }
+    }
+
+    MailDelivery(Parts parts) {
+        this.parts = parts;
+    }
+
+    /**
+     * @param mail  a mail the claimer holds
+     * @param marks where the send-started mark goes
+     * @return the change to record for it
+     * @throws NotRecorded when its mark could not be committed in time, or the database was away when
+     *                     its bodies were read; nothing was delivered
+     */
+    Change deliver(ClaimedMail mail, Marks marks) throws NotRecorded {
+        Instant started = Instant.now();
+        if (mail.expiresAt() != null && !started.isBefore(mail.expiresAt())) {
+            return attempt(mail, started, Verdict.EXPIRED, SmtpReply.NONE,
+                    "expired at " + mail.expiresAt() + " before it could be sent", List.of(), null);
+        }
+        ClaimedMail.Body body;
+        try {
+            body = mail.body() != null ? mail.body() : parts.bodies().apply(mail.id());
+        } catch (RuntimeException e) {
+            if (StoreException.isConnectionFailure(e)) {
+                throw new NotRecorded(e);
+            }
+            return attempt(mail, started, Verdict.TRANSIENT, SmtpReply.NONE,
+                    "could not read the mail's bodies: " + describe(e), List.of(), null);
+        }
+        GatedMessage message;
+        Address[] open;
+        try {
+            message = MimeMessageFactory.compose(parts.composer(), mail, body, parts.attachments());
+            open = Arrays.stream(message.getAllRecipients())
+                    .filter(a -> !mail.settled().containsKey(key(a)))
+                    .toArray(Address[]::new);
+        } catch (MessagingException | RuntimeException e) {
+            return attempt(mail, started, Verdict.PERMANENT, SmtpReply.NONE,
+                    "cannot compose the message: " + describe(e), List.of(), null);
+        }
+        boolean anyAccepted = mail.settled().containsValue(RecipientStatus.SENT);
+        if (open.length == 0) { // an earlier attempt settled them all
+            return attempt(mail, started, anyAccepted ? Verdict.SENT : Verdict.PERMANENT, SmtpReply.NONE, null,
+                    List.of(), null);
+        }
+        List<Account> profile;
+        try {
+            profile = parts.accounts().profile(mail.account());
+        } catch (IllegalArgumentException e) {
+            return attempt(mail, started, Verdict.TRANSIENT, SmtpReply.NONE, e.getMessage(), List.of(), mail.account());
+        }
+        Instant dueAgain = null;
+        StringBuilder unreachable = new StringBuilder();
+        for (Account account : profile) {
+            Instant now = Instant.now();
+            Instant coolingUntil = parts.health().refusedUntil(account.name(), now);
+            if (coolingUntil != null) {
+                dueAgain = earlier(dueAgain, coolingUntil);
+                append(unreachable, account.name(), "unreachable, cooling down until " + coolingUntil);
+                continue;
+            }
+            SendPermit permit = permit(account, now);
+            if (permit == null) {
+                return new Change.HandedBack(mail.id(), parts.owner(), now.plus(RATE_STATE_RETRY), null);
+            }
+            if (!permit.granted()) {
+                Refusal refusal = refused.computeIfAbsent(account.name(), n -> new Refusal(permit));
+                return new Change.HandedBack(mail.id(), parts.owner(), refusal.permit.retryAt(refusal.deferred++), null);
+            }
+            SmtpConnection connection = borrowed.computeIfAbsent(account.name(), n -> parts.connections().borrow(account));
+            try {
+                connection.open();
+            } catch (SmtpUnreachableException e) {
+                settle(permit, true);
+                dueAgain = earlier(dueAgain, parts.health().unreachable(account.name(), describe(e), Instant.now()));
+                append(unreachable, account.name(), describe(e));
+                continue;
+            }
+            parts.health().reached(account.name());
+            message.arm(marks.sendStarted(mail.id(), Instant.now()), parts.markWaitMillis());
+            long sending = System.nanoTime();
+            try {
+                SmtpReply reply = connection.send(message, open);
+                settle(permit, false);
+                parts.metrics().sent(Duration.ofNanos(System.nanoTime() - sending), true);
+                PartialDelivery.Split split = PartialDelivery.accepted(open, reply, !mail.settled().isEmpty(),
+                        refusedBefore(mail));
+                return attempt(mail, started, split.verdict(), reply, split.error(), split.recipients(), account.name());
+            } catch (SmtpUnreachableException e) { // a stale connection, and connecting again failed
+                settle(permit, true);
+                dueAgain = earlier(dueAgain, parts.health().unreachable(account.name(), describe(e), Instant.now()));
+                append(unreachable, account.name(), describe(e));
+            } catch (MessagingException e) {
+                if (MarkNotRecordedException.isCause(e)) {
+                    settle(permit, true);
+                    throw new NotRecorded(e);
+                }
+                settle(permit, false);
+                parts.metrics().sent(Duration.ofNanos(System.nanoTime() - sending), false);
+                return failure(mail, started, message, account, e, anyAccepted);
+            }
+        }
+        Instant due = dueAgain != null ? dueAgain : Instant.now().plus(RATE_STATE_RETRY);
+        return new Change.HandedBack(mail.id(), parts.owner(), due, (profile.size() > 1
+                ? "all " + profile.size() + " accounts unreachable: " : "account unreachable: ") + unreachable
+                + "; waiting in the queue, attempts untouched");
+    }
+
+    private Change failure(ClaimedMail mail, Instant started, GatedMessage message, Account account,
+                           MessagingException e, boolean anyAccepted) {
+        SmtpReply reply = SmtpReply.of(e);
+        slowDownOn(account, reply);
+        if (message.dataEnded() && reply.code() == null) {
+            return attempt(mail, started, Verdict.IN_DOUBT, reply, "in doubt: the end of DATA was sent and no answer came ("
+                    + describe(e) + ")", List.of(), account.name());
+        }
+        if (e instanceof SendFailedException refusedSome) {
+            PartialDelivery.Split split = PartialDelivery.of(refusedSome, anyAccepted);
+            if (split != null) {
+                return attempt(mail, started, split.verdict(), reply, split.error(), split.recipients(), account.name());
+            }
+        }
+        Verdict verdict = FailureClass.of(reply) == FailureClass.PERMANENT ? Verdict.PERMANENT : Verdict.TRANSIENT;
+        return attempt(mail, started, verdict, reply, describe(e), List.of(), account.name());
+    }
+
+    private Change attempt(ClaimedMail mail, Instant started, Verdict verdict, SmtpReply reply, String error,
+                           List<dev.mailqueue.queue.control.RecipientResult> recipients, String account) {
+        return new Change.Attempted(new AttemptResult(mail.id(), parts.owner(), parts.server(), account,
+                mail.attemptsRemaining(), mail.expiresAt(), started, Instant.now(), verdict, reply.code(), reply.text(),
+                reply.enhancedStatus(), error, recipients));
+    }
+
+    private static List<String> refusedBefore(ClaimedMail mail) {
+        return mail.settled().entrySet().stream().filter(e -> e.getValue() == RecipientStatus.REFUSED)
+                .map(Map.Entry::getKey).sorted().toList();
+    }
+
+    /** @return the permit, or null when the rate state could not be read */
+    private SendPermit permit(Account account, Instant now) {
+        Refusal refusal = refused.get(account.name());
+        if (refusal != null) {
+            if (now.isBefore(refusal.permit.retryTimes().get(0))) {
+                return refusal.permit;
+            }
+            refused.remove(account.name());
+        }
+        try {
+            return parts.throttle().acquire(account, now);
+        } catch (RuntimeException e) {
+            LOG.log(Level.INFO, "rate state of account " + account.name() + " not available now; deferring", e);
+            return null;
+        }
+    }
+
+    private void settle(SendPermit permit, boolean neverReachedServer) {
+        if (!permit.holdsState()) {
+            return;
+        }
+        try {
+            if (neverReachedServer) {
+                parts.throttle().release(permit, Instant.now());
+            } else {
+                parts.throttle().complete(permit, Instant.now());
+            }
+        } catch (RuntimeException e) {
+            // The slot stays taken as in flight and frees itself later: fewer sends, never more.
+            LOG.log(Level.WARNING, "could not settle a send slot of account " + permit.account(), e);
+        }
+    }
+
+    private void slowDownOn(Account account, SmtpReply reply) {
+        if (reply.isSlowDown() && account.perMinute() > 0) {
+            try {
+                int limit = parts.throttle().slowDown(account, Instant.now());
+                LOG.info(() -> "account " + account.name() + " slows down to " + limit + " per minute after: "
+                        + reply.text());
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "could not slow down account " + account.name(), e);
+            }
+        }
+    }
+
+    /** Gives the borrowed connections back to the pool for the next claimer. */
+    @Override
+    public void close() {
+        borrowed.values().forEach(parts.connections()::giveBack);
+        borrowed.clear();
+    }
+
+    private static Instant earlier(Instant a, Instant b) {
+        return a == null || b.isBefore(a) ? b : a;
+    }
+
+    private static void append(StringBuilder text, String account, String what) {
+        text.append(text.isEmpty() ? "" : "; ").append(account).append(": ").append(what);
+    }
+
+    /** @return the address as the recipient table keys it: the bare address, lower case */
+    static String key(Address address) {
+        String bare = address instanceof InternetAddress ia ? ia.getAddress() : address.toString();
+        return bare.toLowerCase(Locale.ROOT);
+    }
+
+    /** The failure with its causes, e.g. "MailConnectException: Couldn't connect ... <- ConnectException: refused". */
+    static String describe(Throwable failure) {
+        StringBuilder text = new StringBuilder();
+        Throwable t = failure;
+        for (int depth = 0; t != null && depth < 5; depth++) {
+            if (!text.isEmpty()) {
+                text.append(" <- ");
+            }
+            text.append(t.getClass().getSimpleName()).append(": ").append(t.getMessage());
+            t = t.getCause() == t ? null : t.getCause();
+        }
+        return text.toString();
+    }
+}

@@ -1,0 +1,31 @@
+package dev.mailqueue.dispatch.control;
+
+import dev.mailqueue.queue.control.ClaimedMail;
+import jakarta.batch.api.chunk.ItemProcessor;
+import jakarta.batch.runtime.context.JobContext;
+import jakarta.enterprise.context.Dependent;
+import jakarta.inject.Inject;
+import jakarta.inject.Named;
+
+/**
+ * The dispatch job's processor: sends one claimed mail through its SMTP account with the chunk's
+ * transaction suspended ({@link OutsideTransaction}), and returns the change recorded for it (an
+ * attempt, or the mail handed back). The change is durable by the time the writer returns, usually
+ * much sooner: it goes to the journal with the next mail's send-started mark.
+ */
+@Named("MailSender")
+@Dependent // a new instance per step execution, as batch artifacts need
+public class MailSender implements ItemProcessor {
+
+    @Inject
+    JobContext job;
+
+    @Inject
+    OutsideTransaction outside;
+
+    @Override
+    public Object processItem(Object item) {
+        Claimer claimer = ClaimerLifecycle.of(job);
+        return outside.call(() -> claimer.send((ClaimedMail) item));
+    }
+}

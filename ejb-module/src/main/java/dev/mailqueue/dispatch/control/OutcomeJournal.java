@@ -1,0 +1,93 @@
+package dev.mailqueue.dispatch.control;
+
+import dev.mailqueue.queue.control.Change;
+import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.logging.Logger;
+
+/**
+ * This server's journal of what claimers record: marks, outcomes, hand-backs, releases. Each
+ * submission becomes durable in a short transaction of its own, grouped with whatever else was
+ * submitted meanwhile ({@link GroupCommit}); one writer thread of the container
+ * ({@link ManagedThreadFactory}) runs it, started on first use, for as long as the application runs,
+ * so what a claimer submitted is written even when that claimer's job execution has ended or failed.
+ */
+@ApplicationScoped
+public class OutcomeJournal {
+
+    private static final Logger LOG = Logger.getLogger(OutcomeJournal.class.getName());
+
+    @Resource
+    ManagedThreadFactory threads;
+
+    @Inject
+    DispatchTransactions transactions;
+
+    private GroupCommit commits;
+    private Thread writer;
+
+    private synchronized GroupCommit commits() {
+        if (commits == null) {
+            commits = new GroupCommit(transactions::record);
+            writer = threads.newThread(commits);
+            writer.setName("mailqueue-journal");
+            writer.start();
+        }
+        return commits;
+    }
+
+    /**
+     * @param changes changes to write, in order (may be empty)
+     * @return a ticket that is done once they are durable
+     */
+    public GroupCommit.Ticket submit(List<Change> changes) {
+        return changes.isEmpty() ? GroupCommit.Ticket.DONE : commits().submit(changes);
+    }
+
+    /** @return since when the journal cannot write for want of the database, or null while it can */
+    public Instant unavailableSince() {
+        GroupCommit c = commits;
+        return c == null ? null : c.unavailableSince();
+    }
+
+    /**
+     * Waits until the journal writes again, e.g. before a claimer that could not record goes on.
+     *
+     * @param atMost longest wait
+     * @return true when the database answers the journal again (or never stopped)
+     * @throws InterruptedException when the waiting thread is interrupted
+     */
+    public boolean awaitAvailable(Duration atMost) throws InterruptedException {
+        long end = System.nanoTime() + atMost.toNanos();
+        while (unavailableSince() != null) {
+            if (System.nanoTime() >= end) {
+                return false;
+            }
+            Thread.sleep(50);
+        }
+        return true;
+    }
+
+    @PreDestroy
+    synchronized void stop() {
+        if (commits == null) {
+            return;
+        }
+        commits.stop();
+        try {
+            writer.join(Duration.ofSeconds(10).toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (commits.backlog() > 0) {
+            LOG.warning(() -> "stopped with " + commits.backlog() + " submissions unwritten");
+        }
+    }
+}

@@ -1,0 +1,95 @@
+package dev.mailqueue.dispatch.control;
+
+import dev.mailqueue.account.control.Account;
+import dev.mailqueue.account.control.AccountSessions;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.mail.Session;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * This server's idle SMTP connections, per account, so that a claimer that starts reuses the connection
+ * an earlier one opened instead of connecting, greeting and authenticating again: a mail enqueued into
+ * an idle queue leaves without a new TCP and TLS handshake. A connection idle for longer than
+ * {@link #IDLE} is closed (QUIT), well inside the 5 minutes RFC 5321 §4.5.3.2.7 lets a server wait for
+ * the next command; one that the server closed earlier is found out by the next send, which then
+ * connects again ({@link SmtpConnection#send}). Thread safe.
+ */
+@ApplicationScoped
+public class SmtpConnections {
+
+    /** How long a connection may sit idle in the pool. */
+    static final Duration IDLE = Duration.ofSeconds(30);
+
+    @Inject
+    AccountSessions sessions;
+
+    private final Map<String, Deque<SmtpConnection>> idle = new HashMap<>();
+    private Function<Account, Session> lookup;
+
+    /**
+     * @param sessions the mail session of each account (in tests, sessions of test servers)
+     * @return a pool outside a container
+     */
+    public static SmtpConnections of(Function<Account, Session> sessions) {
+        SmtpConnections pool = new SmtpConnections();
+        pool.lookup = sessions;
+        return pool;
+    }
+
+    /**
+     * @param account an account
+     * @return an idle connection of it, most recently used first, or a new (not yet opened) one
+     */
+    public SmtpConnection borrow(Account account) {
+        synchronized (idle) {
+            Deque<SmtpConnection> pool = idle.get(account.name());
+            if (pool != null && !pool.isEmpty()) {
+                return pool.pollFirst();
+            }
+        }
+        return new SmtpConnection(account.name(), lookup != null ? lookup.apply(account) : sessions.of(account));
+    }
+
+    /** @param connection a borrowed connection, open or not; closed ones are simply dropped */
+    public void giveBack(SmtpConnection connection) {
+        if (!connection.isOpen()) {
+            return;
+        }
+        synchronized (idle) {
+            idle.computeIfAbsent(connection.account(), a -> new ArrayDeque<>()).addFirst(connection);
+        }
+    }
+
+    /** Closes the connections idle for longer than {@link #IDLE}; called by the dispatch timer. */
+    public void closeIdle() {
+        Instant limit = Instant.now().minus(IDLE);
+        List<SmtpConnection> stale = new ArrayList<>();
+        synchronized (idle) {
+            for (Deque<SmtpConnection> pool : idle.values()) {
+                pool.removeIf(c -> c.lastUsed().isBefore(limit) && stale.add(c));
+            }
+        }
+        stale.forEach(SmtpConnection::close);
+    }
+
+    @PreDestroy
+    void closeAll() {
+        List<SmtpConnection> all = new ArrayList<>();
+        synchronized (idle) {
+            idle.values().forEach(all::addAll);
+            idle.clear();
+        }
+        all.forEach(SmtpConnection::close);
+    }
+}

@@ -1,0 +1,58 @@
+package dev.mailqueue.queue.control;
+
+import dev.mailqueue.mail.entity.RecipientStatus;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A mail a claimer holds under its lease, as the claim read it: what the composer needs, the recipients
+ * an earlier attempt settled, and its parts. The bodies of a large mail are left out of the claim and
+ * read when it is composed ({@link MailStore#body}); attachment content is read while DATA is written
+ * ({@link MailStore#attachmentContent}), so a claim holds at most {@value MailStore#CLAIM_BODY_CHARS}
+ * characters of body text a mail and no file content.
+ *
+ * @param id                the row
+ * @param messageId         its Message-ID
+ * @param createdAt         when it was enqueued (the Date header)
+ * @param attemptsRemaining attempts left before this one, 1 or more
+ * @param expiresAt         after this it must not be sent, or null
+ * @param from              From address
+ * @param fromName          From display name, or null
+ * @param replyTo           Reply-To address, or null
+ * @param to                To recipients
+ * @param cc                Cc recipients
+ * @param bcc               Bcc recipients
+ * @param subject           subject, or null
+ * @param account           the SMTP account it was routed to; null (rows before V5) means the default
+ * @param settled           recipients an earlier attempt settled, by lower-case address
+ * @param headers           custom header fields, in order
+ * @param attachments       attachments without their content, in order
+ * @param body              the bodies, or null when they were too large to read with the claim
+ */
+public record ClaimedMail(long id, String messageId, Instant createdAt, int attemptsRemaining, Instant expiresAt,
+                          String from, String fromName, String replyTo, List<String> to, List<String> cc,
+                          List<String> bcc, String subject, String account, Map<String, RecipientStatus> settled,
+                          List<NewMail.Header> headers, List<AttachmentInfo> attachments, Body body) {
+
+    /**
+     * A mail's text and HTML bodies.
+     *
+     * @param text the text body, or null
+     * @param html the HTML body, or null
+     */
+    public record Body(String text, String html) {
+    }
+
+    /**
+     * An attachment's description; its bytes stay in the database until they are sent.
+     *
+     * @param seqNo       its position in the mail, from 0
+     * @param filename    its file name
+     * @param contentType its MIME type
+     * @param sizeBytes   its size in bytes
+     */
+    public record AttachmentInfo(int seqNo, String filename, String contentType, long sizeBytes) {
+    }
+}

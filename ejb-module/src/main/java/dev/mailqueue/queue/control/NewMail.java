@@ -1,0 +1,53 @@
+package dev.mailqueue.queue.control;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * A mail about to be queued, as {@link MailStore#enqueue} stores it: everything but its id, which the
+ * store assigns. Addresses are bare ({@code local@domain}) and already validated and de-duplicated.
+ *
+ * @param messageId   the RFC 5322 Message-ID with angle brackets, at most 255 characters
+ * @param priority    0 to 9, higher first
+ * @param createdAt   when it was enqueued
+ * @param notBefore   when it is due, not before {@code createdAt}
+ * @param attempts    attempts it is queued with, 1 or more
+ * @param expiresAt   after this it is EXPIRED instead of sent; null for no limit
+ * @param from        the From address
+ * @param fromName    the From display name, or null
+ * @param replyTo     the Reply-To address, or null
+ * @param to          To recipients
+ * @param cc          Cc recipients
+ * @param bcc         Bcc recipients (envelope only)
+ * @param subject     the subject, or null
+ * @param text        the text body, or null
+ * @param html        the HTML body, or null
+ * @param account     the SMTP account it is routed to
+ * @param enqueuedBy  the user that enqueued it
+ * @param attachments files, in order
+ * @param headers     custom header fields, in order
+ */
+public record NewMail(String messageId, int priority, Instant createdAt, Instant notBefore, int attempts,
+                      Instant expiresAt, String from, String fromName, String replyTo, List<String> to,
+                      List<String> cc, List<String> bcc, String subject, String text, String html, String account,
+                      String enqueuedBy, List<Attachment> attachments, List<Header> headers) {
+
+    /**
+     * A file of a mail.
+     *
+     * @param filename    its name, 1 to 255 characters
+     * @param contentType its MIME type, e.g. {@code application/pdf}
+     * @param content     its bytes
+     */
+    public record Attachment(String filename, String contentType, byte[] content) {
+    }
+
+    /**
+     * A custom header field of a mail.
+     *
+     * @param name  an RFC 5322 field name, at most 76 characters
+     * @param value the unencoded value, at most 998 characters
+     */
+    public record Header(String name, String value) {
+    }
+}

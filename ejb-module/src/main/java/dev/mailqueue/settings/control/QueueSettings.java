@@ -1,0 +1,247 @@
+package dev.mailqueue.settings.control;
+
+import dev.mailqueue.queue.control.InDoubtPolicy;
+import dev.mailqueue.queue.control.RetryPolicy;
+import jakarta.annotation.PostConstruct;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.config.ConfigProvider;
+
+import java.time.Duration;
+import java.util.Locale;
+import java.util.function.Function;
+
+/**
+ * The queue's settings, read once through MicroProfile Config and checked. Their defaults are written
+ * once, in {@code META-INF/microprofile-config.properties} of the EJB module; an environment variable,
+ * a system property or a server variable overrides them. A value out of range stops the application at
+ * start with an {@link IllegalStateException} naming the property, so a typo never runs silently.
+ */
+@ApplicationScoped
+public class QueueSettings {
+
+    private long intervalMillis;
+    private int claimers;
+    private int batchSize;
+    private long leaseMillis;
+    private int chunkTimeLimitSeconds;
+    private int chunkTransactionTimeoutSeconds;
+    private long recordWaitMillis;
+    private long coolDownMillis;
+    private RetryPolicy retryPolicy;
+    private long maxLifetimeMillis;
+    private InDoubtPolicy inDoubt;
+    private boolean retentionEnabled;
+    private int retentionDays;
+    private String retentionSchedule;
+    private int retentionChunkSize;
+    private String instance;
+
+    @PostConstruct
+    void read() {
+        read(name -> ConfigProvider.getConfig(QueueSettings.class.getClassLoader())
+                .getOptionalValue(name, String.class).orElse(null));
+    }
+
+    /**
+     * @param config a source of raw values by property name (null when unset); in tests a map
+     * @return settings read from it
+     * @throws IllegalStateException naming the property when a value is missing or out of range
+     */
+    public static QueueSettings of(Function<String, String> config) {
+        QueueSettings settings = new QueueSettings();
+        settings.read(config);
+        return settings;
+    }
+
+    private void read(Function<String, String> config) {
+        Reader r = new Reader(config);
+        intervalMillis = r.longIn("mailqueue.dispatch.interval.ms", 100, Long.MAX_VALUE);
+        claimers = (int) r.longIn("mailqueue.dispatch.claimers", 1, 64);
+        batchSize = (int) r.longIn("mailqueue.dispatch.batch-size", 1, 1000);
+        leaseMillis = r.longIn("mailqueue.dispatch.lease.ms", 3000, Long.MAX_VALUE);
+        chunkTimeLimitSeconds = (int) r.longIn("mailqueue.dispatch.chunk.time-limit.s", 1, 3600);
+        chunkTransactionTimeoutSeconds = (int) r.longIn("mailqueue.dispatch.chunk.transaction-timeout.s",
+                chunkTimeLimitSeconds + 1L, Integer.MAX_VALUE);
+        recordWaitMillis = r.longIn("mailqueue.dispatch.record-wait.ms", 100, 600_000);
+        coolDownMillis = r.longIn("mailqueue.smtp.cool-down.ms", 100, Long.MAX_VALUE);
+        long backoffMin = r.longIn("mailqueue.delivery.backoff.min.ms", 0, Long.MAX_VALUE);
+        long backoffMax = r.longIn("mailqueue.delivery.backoff.max.ms", backoffMin, Long.MAX_VALUE);
+        double jitter = r.fraction("mailqueue.delivery.backoff.jitter");
+        int maxAttempts = (int) r.longIn("mailqueue.delivery.max-attempts", 1, Integer.MAX_VALUE);
+        retryPolicy = new RetryPolicy(backoffMin, backoffMax, jitter, maxAttempts);
+        maxLifetimeMillis = r.longIn("mailqueue.delivery.max-lifetime.ms", 0, Long.MAX_VALUE);
+        inDoubt = r.choice("mailqueue.delivery.in-doubt", InDoubtPolicy.class);
+        retentionEnabled = r.bool("mailqueue.retention.enabled");
+        retentionDays = (int) r.longIn("mailqueue.retention.days", 1, 36_500);
+        retentionSchedule = r.text("mailqueue.retention.schedule");
+        retentionChunkSize = (int) r.longIn("mailqueue.retention.chunk-size", 1, 1000);
+        String named = config.apply("mailqueue.instance");
+        instance = named == null || named.isBlank() ? "mailqueue" : named.strip();
+    }
+
+    /** @return the dispatch timer's interval in ms, 100 or more (default 5,000) */
+    public long intervalMillis() {
+        return intervalMillis;
+    }
+
+    /** @return the most claimers (dispatch job executions) this server runs at once, 1 to 64 (default 1) */
+    public int claimers() {
+        return claimers;
+    }
+
+    /** @return mails a claim leases at a time, and items per chunk, 1 to 1,000 (default 100) */
+    public int batchSize() {
+        return batchSize;
+    }
+
+    /**
+     * @return the lease time in ms, 3,000 or more (default 60,000): a live claimer renews its leases
+     *         every third of it, so a lease runs out only when its claimer has died
+     */
+    public long leaseMillis() {
+        return leaseMillis;
+    }
+
+    /** @return how often a live claimer renews its leases: a third of the lease time */
+    public Duration leaseRenewal() {
+        return Duration.ofMillis(leaseMillis / 3);
+    }
+
+    /** @return the longest a chunk runs before its checkpoint, seconds, 1 to 3,600 (default 10) */
+    public int chunkTimeLimitSeconds() {
+        return chunkTimeLimitSeconds;
+    }
+
+    /**
+     * @return the timeout of the chunk's JTA transaction in seconds, more than the chunk time limit
+     *         (default 600). The chunk transaction holds no database work of the queue; this only keeps
+     *         the batch container from failing a chunk whose last SMTP transaction was slow.
+     */
+    public int chunkTransactionTimeoutSeconds() {
+        return chunkTransactionTimeoutSeconds;
+    }
+
+    /**
+     * @return how long a claimer waits, at the end of a mail's DATA, for its send-started mark to be
+     *         committed before it gives the mail up unsent, ms, 100 to 600,000 (default 10,000)
+     */
+    public long recordWaitMillis() {
+        return recordWaitMillis;
+    }
+
+    /** @return how long an unreachable SMTP account is left alone before it is tried again, ms (default 10,000) */
+    public long coolDownMillis() {
+        return coolDownMillis;
+    }
+
+    /** @return backoff, jitter and attempts of the delivery policy */
+    public RetryPolicy retryPolicy() {
+        return retryPolicy;
+    }
+
+    /** @return the attempts a mail is queued (and requeued) with, 1 or more (default 100) */
+    public int maxAttempts() {
+        return retryPolicy.maxAttempts();
+    }
+
+    /** @return the longest a mail may stay unsent, ms; 0 means no limit (default 432,000,000 = 5 days) */
+    public long maxLifetimeMillis() {
+        return maxLifetimeMillis;
+    }
+
+    /** @return what becomes of a mail whose send is in doubt (default RESEND) */
+    public InDoubtPolicy inDoubt() {
+        return inDoubt;
+    }
+
+    /** @return whether this server runs the retention job (default true) */
+    public boolean retentionEnabled() {
+        return retentionEnabled;
+    }
+
+    /** @return days a finished mail is kept, 1 to 36,500 (default 15) */
+    public int retentionDays() {
+        return retentionDays;
+    }
+
+    /** @return when the retention job runs: six EJB calendar fields (default {@code 0 0 3 * * *}) */
+    public String retentionSchedule() {
+        return retentionSchedule;
+    }
+
+    /** @return mails the retention job deletes per transaction, 1 to 1,000 (default 500) */
+    public int retentionChunkSize() {
+        return retentionChunkSize;
+    }
+
+    /**
+     * @return this server's configured name (without host), as leases and the attempt log show it:
+     *         {@code mailqueue.instance}, which Liberty's server.xml sets to the server's name by default
+     *         (a server variable's default sits below the application's properties, so the application
+     *         writes no default of its own), else {@code mailqueue}
+     */
+    public String instance() {
+        return instance;
+    }
+
+    /** Reads raw values and names the property in every complaint. */
+    private record Reader(Function<String, String> config) {
+
+        String text(String name) {
+            String value = config.apply(name);
+            if (value == null) {
+                throw new IllegalStateException("configuration " + name + " is not set (its default is in"
+                        + " META-INF/microprofile-config.properties of the EJB module)");
+            }
+            return value.strip();
+        }
+
+        long longIn(String name, long min, long max) {
+            String value = text(name);
+            long parsed;
+            try {
+                parsed = Long.parseLong(value);
+            } catch (NumberFormatException e) {
+                throw new IllegalStateException("configuration " + name + " must be a whole number, was '" + value + "'", e);
+            }
+            if (parsed < min || parsed > max) {
+                throw new IllegalStateException("configuration " + name + " must be within [" + min + ", "
+                        + (max == Long.MAX_VALUE ? "..." : Long.toString(max)) + "], was " + value);
+            }
+            return parsed;
+        }
+
+        double fraction(String name) {
+            String value = text(name);
+            try {
+                double parsed = Double.parseDouble(value);
+                if (parsed >= 0 && parsed <= 1) {
+                    return parsed;
+                }
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+            throw new IllegalStateException("configuration " + name + " must be a number within [0, 1], was '" + value + "'");
+        }
+
+        boolean bool(String name) {
+            String value = text(name).toLowerCase(Locale.ROOT);
+            if (value.equals("true") || value.equals("false")) {
+                return Boolean.parseBoolean(value);
+            }
+            throw new IllegalStateException("configuration " + name + " must be true or false, was '" + value + "'");
+        }
+
+        <E extends Enum<E>> E choice(String name, Class<E> type) {
+            String value = text(name);
+            for (E constant : type.getEnumConstants()) {
+                if (constant.name().equalsIgnoreCase(value.replace('-', '_'))) {
+                    return constant;
+                }
+            }
+            throw new IllegalStateException("configuration " + name + " must be one of "
+                    + java.util.Arrays.toString(type.getEnumConstants()) + ", was '" + value + "'");
+        }
+    }
+}

@@ -1,0 +1,281 @@
+package dev.mailqueue.dispatch.control;
+
+import com.icegreen.greenmail.junit5.GreenMailExtension;
+import com.icegreen.greenmail.util.GreenMail;
+import com.icegreen.greenmail.util.ServerSetup;
+import com.icegreen.greenmail.util.ServerSetupTest;
+import dev.mailqueue.account.control.AccountHealth;
+import dev.mailqueue.account.control.AccountSettings;
+import dev.mailqueue.account.control.AccountThrottle;
+import dev.mailqueue.account.control.Accounts;
+import dev.mailqueue.queue.control.AttemptResult;
+import dev.mailqueue.queue.control.Change;
+import dev.mailqueue.queue.control.ClaimedMail;
+import dev.mailqueue.queue.control.Verdict;
+import dev.mailqueue.settings.control.QueueSettingsTest;
+import jakarta.mail.Session;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.subethamail.smtp.MessageHandler;
+import org.subethamail.smtp.server.SMTPServer;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * One mail's delivery against real SMTP peers: GreenMail, a port where nothing listens, a server that
+ * accepts the connection and never greets, and a SubEthaSMTP server that answers the end of DATA late.
+ * Accounts have no rate limits here, so no database is involved; the send-started mark's ticket is done
+ * at once, or never.
+ */
+class MailDeliveryTest {
+
+    static final Instant CREATED = Instant.parse("2030-03-14T09:26:53Z");
+
+    @RegisterExtension
+    final GreenMailExtension greenMail = new GreenMailExtension(ServerSetupTest.SMTP.dynamicPort());
+
+    final Map<String, Session> sessions = new HashMap<>();
+    final List<MailDelivery> deliveries = new ArrayList<>();
+    AccountHealth health;
+    int deadPort;
+
+    @BeforeEach
+    void accounts() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            deadPort = socket.getLocalPort();
+        }
+        sessions.put("primary", session(deadPort, null));
+        sessions.put("backup", session(greenMail.getSmtp().getPort(), "bounces@backup.example"));
+        sessions.put("lonely", session(deadPort, null));
+        health = AccountHealth.of(QueueSettingsTest.defaults("mailqueue.smtp.cool-down.ms", "60000"));
+    }
+
+    @AfterEach
+    void close() {
+        deliveries.forEach(MailDelivery::close);
+    }
+
+    MailDelivery cut() {
+        Map<String, String> settings = Map.of("mailqueue.accounts", "primary,backup,lonely",
+                "mailqueue.account.primary.failover", "backup");
+        Accounts accounts = Accounts.of(AccountSettings.parse(name -> Optional.ofNullable(settings.get(name))));
+        MailDelivery delivery = new MailDelivery(new MailDelivery.Parts("host/server#1", "host/server", accounts, health,
+                new AccountThrottle(), SmtpConnections.of(a -> sessions.get(a.name())), sessions.get("backup"),
+                id -> new ClaimedMail.Body("body", null), (id, seq) -> new byte[0], (elapsed, ok) -> { }, 500));
+        deliveries.add(delivery);
+        return delivery;
+    }
+
+    static ClaimedMail mail(long id, String subject, String account) {
+        return new ClaimedMail(id, "<" + id + "." + subject + "@example.com>", CREATED, 5, null, "alice@example.com",
+                "Alice", null, List.of("bob@example.com"), List.of(), List.of(), subject, account, Map.of(), List.of(),
+                List.of(), new ClaimedMail.Body("Hello", null));
+    }
+
+    static final MailDelivery.Marks DONE = (id, at) -> GroupCommit.Ticket.DONE;
+
+    @Test
+    void anUnreachableAccountFailsOverToTheNextWithItsEnvelopeSender() throws Exception {
+        Change change = cut().deliver(mail(1, "failover", "primary"), DONE);
+
+        assertThat(change).isInstanceOfSatisfying(Change.Attempted.class, a -> {
+            assertThat(a.result().verdict()).isEqualTo(Verdict.SENT);
+            assertThat(a.result().account()).isEqualTo("backup");
+            assertThat(a.result().replyCode()).isEqualTo(250);
+        });
+        assertThat(greenMail.getReceivedMessages()).singleElement().satisfies(m -> {
+            assertThat(m.getSubject()).isEqualTo("failover");
+            assertThat(m.getHeader("Return-Path")).containsExactly("<bounces@backup.example>");
+        });
+        assertThat(health.down()).containsOnlyKeys("primary");
+    }
+
+    @Test
+    void anUnreachableAccountHandsTheMailBackWithItsAttemptsUntouchedUntilTheCoolDownEnds() throws Exception {
+        Change change = cut().deliver(mail(2, "stuck", "lonely"), DONE);
+
+        assertThat(change).isInstanceOfSatisfying(Change.HandedBack.class, h -> {
+            assertThat(h.note()).contains("account unreachable", "lonely", "onnect", "attempts untouched");
+            assertThat(h.dueAt()).isAfter(Instant.now().plusSeconds(50));
+        });
+        assertThat(health.down()).containsOnlyKeys("lonely");
+    }
+
+    @Test
+    void whenEveryAccountIsUnreachableTheNoteNamesThemAll() throws Exception {
+        sessions.put("backup", session(deadPort, null));
+        Change change = cut().deliver(mail(3, "nowhere", "primary"), DONE);
+        assertThat(change).isInstanceOfSatisfying(Change.HandedBack.class,
+                h -> assertThat(h.note()).contains("all 2 accounts unreachable", "primary:", "backup:"));
+    }
+
+    @Test
+    void aSilentServerCostsOneConnectionTimeoutAndItsOtherMailsWaitWithoutTryingIt() throws Exception {
+        AtomicInteger connections = new AtomicInteger();
+        try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            Thread acceptor = new Thread(() -> {
+                List<Socket> held = new ArrayList<>();
+                while (!silent.isClosed()) {
+                    try {
+                        held.add(silent.accept()); // accept, never greet
+                        connections.incrementAndGet();
+                    } catch (IOException closed) {
+                        return;
+                    }
+                }
+            });
+            acceptor.start();
+            sessions.put("lonely", session(silent.getLocalPort(), null));
+            MailDelivery delivery = cut();
+
+            long started = System.nanoTime();
+            List<Change> changes = new ArrayList<>();
+            for (int i = 0; i < 5; i++) {
+                changes.add(delivery.deliver(mail(10 + i, "silent " + i, "lonely"), DONE));
+            }
+            long elapsedMs = (System.nanoTime() - started) / 1_000_000;
+
+            assertThat(changes).allSatisfy(c -> assertThat(c).isInstanceOf(Change.HandedBack.class));
+            assertThat(connections.get()).as("one connection for five mails").isEqualTo(1);
+            assertThat(elapsedMs).as("one greeting timeout (1 s), not five").isLessThan(4000);
+        }
+    }
+
+    @Test
+    void anAnswerToTheEndOfDataThatNeverComesLeavesTheMailInDoubtAndItIsNotSentAgainAtOnce() throws Exception {
+        AtomicInteger dataCommands = new AtomicInteger();
+        SMTPServer late = SMTPServer.port(0).bindAddress(InetAddress.getLoopbackAddress())
+                .messageHandlerFactory(context -> new MessageHandler() {
+                    @Override
+                    public void from(String from) {
+                    }
+
+                    @Override
+                    public void recipient(String recipient) {
+                    }
+
+                    @Override
+                    public String data(InputStream data) throws IOException {
+                        data.readAllBytes();
+                        dataCommands.incrementAndGet();
+                        try {
+                            Thread.sleep(3000); // past the client's 1 s read timeout
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                        return null;
+                    }
+
+                    @Override
+                    public void done() {
+                    }
+                }).build();
+        late.start();
+        try {
+            sessions.put("lonely", session(late.getPortAllocated(), null));
+            MailDelivery delivery = cut();
+            delivery.deliver(mail(20, "warm-up opens the connection", "lonely"), DONE);
+            dataCommands.set(0);
+
+            Change change = delivery.deliver(mail(21, "late answer", "lonely"), DONE);
+
+            assertThat(change).isInstanceOfSatisfying(Change.Attempted.class, a -> {
+                AttemptResult r = a.result();
+                assertThat(r.verdict()).isEqualTo(Verdict.IN_DOUBT);
+                assertThat(r.error()).startsWith("in doubt");
+            });
+            Thread.sleep(3500);
+            assertThat(dataCommands.get()).as("DATA went out once, never again on a new connection").isEqualTo(1);
+        } finally {
+            late.stop();
+        }
+    }
+
+    @Test
+    void whenTheSendStartedMarkIsNotRecordedInTimeTheServerGetsNothing() throws Exception {
+        MailDelivery delivery = cut();
+        GroupCommit.Ticket never = new GroupCommit.Ticket();
+
+        assertThatThrownBy(() -> delivery.deliver(mail(30, "unrecorded", "backup"), (id, at) -> never))
+                .isInstanceOf(MailDelivery.NotRecorded.class);
+        Thread.sleep(500);
+        assertThat(greenMail.getReceivedMessages()).as("DATA broken off before its end").isEmpty();
+
+        Change again = delivery.deliver(mail(30, "unrecorded", "backup"), DONE);
+        assertThat(again).isInstanceOfSatisfying(Change.Attempted.class, a -> assertThat(a.result().sent()).isTrue());
+        assertThat(greenMail.getReceivedMessages()).hasSize(1);
+    }
+
+    @Test
+    void aConnectionTheServerClosedWhileIdleIsOpenedAgainBeforeDataAndTheMailGoesOutOnce() throws Exception {
+        int port;
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = socket.getLocalPort();
+        }
+        ServerSetup setup = new ServerSetup(port, "127.0.0.1", ServerSetup.PROTOCOL_SMTP);
+        GreenMail first = new GreenMail(setup);
+        first.start();
+        sessions.put("lonely", session(port, null));
+        MailDelivery delivery = cut();
+        delivery.deliver(mail(40, "first", "lonely"), DONE);
+        first.stop(); // closes the pooled connection's other end
+        GreenMail restarted = new GreenMail(setup);
+        restarted.start();
+        try {
+            Change change = delivery.deliver(mail(41, "after the server restarted", "lonely"), DONE);
+
+            assertThat(change).isInstanceOfSatisfying(Change.Attempted.class, a -> assertThat(a.result().sent()).isTrue());
+            assertThat(restarted.getReceivedMessages()).extracting(m -> m.getSubject())
+                    .containsExactly("after the server restarted");
+        } finally {
+            restarted.stop();
+        }
+    }
+
+    @Test
+    void aMailPastItsExpiryIsExpiredAndAnAccountNoLongerConfiguredFailsTheAttemptNamingIt() throws Exception {
+        ClaimedMail old = mail(50, "too late", "backup");
+        ClaimedMail expired = new ClaimedMail(old.id(), old.messageId(), old.createdAt(), 5, Instant.now().minusSeconds(1),
+                old.from(), old.fromName(), old.replyTo(), old.to(), old.cc(), old.bcc(), old.subject(), old.account(),
+                old.settled(), old.headers(), old.attachments(), old.body());
+        assertThat(cut().deliver(expired, DONE)).isInstanceOfSatisfying(Change.Attempted.class,
+                a -> assertThat(a.result().verdict()).isEqualTo(Verdict.EXPIRED));
+        assertThat(cut().deliver(mail(51, "orphan", "retired"), DONE)).isInstanceOfSatisfying(Change.Attempted.class, a -> {
+            assertThat(a.result().verdict()).isEqualTo(Verdict.TRANSIENT);
+            assertThat(a.result().error()).contains("retired", "not configured");
+        });
+        assertThat(greenMail.getReceivedMessages()).isEmpty();
+    }
+
+    private static Session session(int port, String envelopeSender) {
+        Properties props = new Properties();
+        props.setProperty("mail.transport.protocol", "smtp");
+        props.setProperty("mail.smtp.host", "127.0.0.1");
+        props.setProperty("mail.smtp.port", Integer.toString(port));
+        props.setProperty("mail.smtp.connectiontimeout", "1000");
+        props.setProperty("mail.smtp.timeout", "1000");
+        props.setProperty("mail.smtp.writetimeout", "1000");
+        props.setProperty("mail.smtp.sendpartial", "true");
+        if (envelopeSender != null) {
+            props.setProperty("mail.smtp.from", envelopeSender);
+        }
+        return Session.getInstance(props);
+    }
+}

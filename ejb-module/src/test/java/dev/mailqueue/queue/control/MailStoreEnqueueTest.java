@@ -1,0 +1,80 @@
+package dev.mailqueue.queue.control;
+
+import dev.mailqueue.testsupport.QueueDatabase;
+import dev.mailqueue.testsupport.TestMails;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.List;
+
+import static dev.mailqueue.testsupport.TestMails.mail;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The enqueue on the real schema and database: rows, parts, copies and idempotency keys. */
+class MailStoreEnqueueTest {
+
+    static final Instant NOW = Instant.parse("2030-03-14T09:26:53Z");
+
+    @RegisterExtension
+    static final QueueDatabase db = QueueDatabase.perTestClass();
+
+    MailStore cut;
+
+    @BeforeEach
+    void store() {
+        cut = db.store();
+    }
+
+    @Test
+    void aMailIsStoredWholeWithItsPartsAndTheirCounts() {
+        NewMail mail = TestMails.content(mail("whole", 7, NOW), "text", "<p>html</p>",
+                List.of(new NewMail.Attachment("a.txt", "text/plain", "hello".getBytes(StandardCharsets.UTF_8)),
+                        new NewMail.Attachment("b.txt", "text/plain", "world".getBytes(StandardCharsets.UTF_8))),
+                List.of(new NewMail.Header("X-One", "1")));
+
+        Enqueued queued = db.inTransaction(() -> cut.enqueue(TestMails.groups(mail))).get(0).get(0);
+
+        assertThat(queued.messageId()).isEqualTo(mail.messageId());
+        assertThat(db.text("SELECT STATUS FROM MAIL_MESSAGE WHERE ID = ?", queued.id())).isEqualTo("QUEUED");
+        assertThat(db.number("SELECT PRIORITY FROM MAIL_MESSAGE WHERE ID = ?", queued.id())).isEqualTo(7);
+        assertThat(db.number("SELECT ATTACHMENT_COUNT FROM MAIL_MESSAGE WHERE ID = ?", queued.id())).isEqualTo(2);
+        assertThat(db.number("SELECT HEADER_COUNT FROM MAIL_MESSAGE WHERE ID = ?", queued.id())).isEqualTo(1);
+        assertThat(db.number("SELECT COUNT(*) FROM MAIL_ATTACHMENT WHERE MAIL_ID = ?", queued.id())).isEqualTo(2);
+        assertThat(db.text("SELECT HEADER_VALUE FROM MAIL_HEADER WHERE MAIL_ID = ?", queued.id())).isEqualTo("1");
+    }
+
+    @Test
+    void aBatchOfRequestsGetsAscendingIdsAndCopiesNameTheFirst() {
+        MailGroup copies = new MailGroup(List.of(mail("copy 1", 4, NOW), mail("copy 2", 4, NOW)), true, null, null);
+        MailGroup single = new MailGroup(List.of(mail("single", 4, NOW)), false, null, null);
+
+        List<List<Enqueued>> queued = db.inTransaction(() -> cut.enqueue(List.of(copies, single)));
+
+        long first = queued.get(0).get(0).id();
+        long second = queued.get(0).get(1).id();
+        assertThat(second).isGreaterThan(first);
+        assertThat(queued.get(1).get(0).id()).isGreaterThan(second);
+        assertThat(db.number("SELECT COUNT(*) FROM MAIL_MESSAGE WHERE COPY_OF = ?", first)).isEqualTo(2);
+        assertThat(db.text("SELECT COPY_OF FROM MAIL_MESSAGE WHERE ID = ?", queued.get(1).get(0).id())).isNull();
+    }
+
+    @Test
+    void anIdempotencyKeyFindsItsMailWithTheRequestsDigestAndCannotBeStoredTwice() {
+        MailGroup keyed = new MailGroup(List.of(mail("keyed", 4, NOW)), false, "user\tkey-1", "ab".repeat(32));
+        Enqueued queued = db.inTransaction(() -> cut.enqueue(List.of(keyed))).get(0).get(0);
+
+        MailStore.EarlierEnqueue earlier = cut.findByIdempotencyKey("user\tkey-1").orElseThrow();
+        assertThat(earlier.first()).isEqualTo(queued);
+        assertThat(earlier.fingerprint()).isEqualTo("ab".repeat(32));
+        assertThat(cut.findByIdempotencyKey("other\tkey-1")).isEmpty();
+
+        MailGroup again = new MailGroup(List.of(mail("keyed again", 4, NOW)), false, "user\tkey-1", "cd".repeat(32));
+        assertThatThrownBy(() -> db.inTransaction(() -> cut.enqueue(List.of(again))))
+                .isInstanceOf(StoreException.class)
+                .satisfies(e -> assertThat(MailStore.isUniqueViolation(e)).isTrue());
+    }
+}

@@ -1,0 +1,69 @@
+package dev.mailqueue.settings.control;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Properties;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+
+/** The settings bean reads the defaults written once in microprofile-config.properties, and names a bad value. */
+public class QueueSettingsTest {
+
+    /**
+     * @param overrides pairs of name and value laid over the shipped defaults
+     * @return settings as a server with those overrides would have them
+     */
+    public static QueueSettings defaults(String... overrides) {
+        Map<String, String> values = shipped();
+        for (int i = 0; i < overrides.length; i += 2) {
+            values.put(overrides[i], overrides[i + 1]);
+        }
+        return QueueSettings.of(values::get);
+    }
+
+    static Map<String, String> shipped() {
+        Properties properties = new Properties();
+        try (InputStream in = QueueSettings.class.getResourceAsStream("/META-INF/microprofile-config.properties")) {
+            properties.load(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        Map<String, String> values = new HashMap<>();
+        properties.forEach((k, v) -> values.put((String) k, (String) v));
+        return values;
+    }
+
+    @Test
+    void theShippedDefaultsAreTheDocumentedOnes() {
+        QueueSettings cut = defaults();
+        assertThat(cut.intervalMillis()).isEqualTo(5000);
+        assertThat(cut.claimers()).isEqualTo(1);
+        assertThat(cut.batchSize()).isEqualTo(100);
+        assertThat(cut.leaseMillis()).isEqualTo(60_000);
+        assertThat(cut.leaseRenewal().toMillis()).isEqualTo(20_000);
+        assertThat(cut.coolDownMillis()).isEqualTo(10_000);
+        assertThat(cut.maxAttempts()).isEqualTo(100);
+        assertThat(cut.retryPolicy().minDelayMillis()).isEqualTo(300_000);
+        assertThat(cut.maxLifetimeMillis()).isEqualTo(432_000_000);
+        assertThat(cut.retentionDays()).isEqualTo(15);
+        assertThat(cut.instance()).isEqualTo("mailqueue");
+    }
+
+    @Test
+    void aValueOutOfRangeStopsTheStartNamingItsProperty() {
+        assertThatIllegalStateException().isThrownBy(() -> defaults("mailqueue.dispatch.batch-size", "0"))
+                .withMessageContaining("mailqueue.dispatch.batch-size");
+        assertThatIllegalStateException().isThrownBy(() -> defaults("mailqueue.delivery.backoff.jitter", "2"))
+                .withMessageContaining("mailqueue.delivery.backoff.jitter");
+        assertThatIllegalStateException().isThrownBy(() -> defaults("mailqueue.delivery.in-doubt", "maybe"))
+                .withMessageContaining("RESEND");
+        assertThatIllegalStateException().isThrownBy(() -> defaults("mailqueue.dispatch.chunk.transaction-timeout.s", "5"))
+                .withMessageContaining("transaction-timeout");
+    }
+}

@@ -1,0 +1,276 @@
+package dev.mailqueue.testsupport;
+
+import dev.mailqueue.queue.control.MailStore;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.EntityManagerFactory;
+import jakarta.persistence.EntityTransaction;
+import jakarta.persistence.Persistence;
+import org.flywaydb.core.Flyway;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * A fresh database with the production schema (the real DDL, applied by Flyway as
+ * {@code SchemaMigrator} does), a data source over the real JDBC driver that binds a transaction to the
+ * thread as the container does ({@link ThreadBoundDataSource}), the store on it, and the real
+ * {@code mailqueue} persistence unit of EclipseLink in Java SE (resource-local) for what JPA reads.
+ *
+ * <p>Which database: system property {@code mailqueue.test.db} = {@code derby} (default: in memory),
+ * {@code postgresql} (a throwaway schema in database {@code test} on 127.0.0.1:5432, user postgres) or
+ * {@code mariadb} (a throwaway database on 127.0.0.1:3306, user root) — the Maven profiles of the same
+ * names set it. As a JUnit extension ({@code @RegisterExtension static final QueueDatabase db =
+ * QueueDatabase.perTestClass();}) it creates the database before the class's tests, empties it before
+ * each test, and drops it after the last.
+ */
+public final class QueueDatabase implements AutoCloseable, BeforeAllCallback, AfterAllCallback, BeforeEachCallback {
+
+    private static final AtomicInteger DATABASES = new AtomicInteger();
+
+    /** Held so that the level set on it stays: Flyway tells at INFO what it does for every database. */
+    private static final Logger FLYWAY_LOG = Logger.getLogger("org.flywaydb");
+
+    static {
+        FLYWAY_LOG.setLevel(Level.WARNING);
+        if (System.getProperty("derby.stream.error.file") == null) {
+            System.setProperty("derby.stream.error.file", Path.of("target", "derby.log").toString());
+        }
+    }
+
+    /** The database the tests run on: derby, postgresql or mariadb. */
+    public static final String KIND = System.getProperty("mailqueue.test.db", "derby");
+
+    private String name;
+    private String url;
+    private String user;
+    private String password;
+    private ThreadBoundDataSource dataSource;
+    private EntityManagerFactory emf;
+
+    private QueueDatabase() {
+    }
+
+    /** @return true when the tests run on Derby */
+    public static boolean isDerby() {
+        return "derby".equals(KIND);
+    }
+
+    /** @return a database to be opened by JUnit around a test class */
+    public static QueueDatabase perTestClass() {
+        return new QueueDatabase();
+    }
+
+    /** @return a new, empty database at the current schema version; the caller closes it */
+    public static QueueDatabase create() {
+        QueueDatabase db = new QueueDatabase();
+        db.open();
+        return db;
+    }
+
+    @Override
+    public void beforeAll(ExtensionContext context) {
+        open();
+    }
+
+    @Override
+    public void beforeEach(ExtensionContext context) {
+        clean();
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) {
+        close();
+    }
+
+    private void open() {
+        name = "mq_unit_" + DATABASES.incrementAndGet() + "_" + ProcessHandle.current().pid();
+        switch (KIND) {
+            case "postgresql" -> {
+                url = "jdbc:postgresql://127.0.0.1:5432/test?currentSchema=" + name;
+                user = "postgres";
+                password = "postgres";
+                execute("jdbc:postgresql://127.0.0.1:5432/test", "CREATE SCHEMA " + name);
+            }
+            case "mariadb" -> {
+                url = "jdbc:mariadb://127.0.0.1:3306/" + name + "?useBulkStmts=false"; // as the data source
+                user = "root";
+                password = "";
+                execute("jdbc:mariadb://127.0.0.1:3306/", "CREATE DATABASE " + name);
+            }
+            default -> {
+                url = "jdbc:derby:memory:" + name + ";create=true";
+                user = "app";
+                password = "app";
+            }
+        }
+        Flyway.configure(QueueDatabase.class.getClassLoader())
+                .dataSource(url, user, password)
+                .locations("classpath:db/migration/" + KIND)
+                .skipDefaultCallbacks(true)
+                .failOnMissingLocations(true)
+                .load()
+                .migrate();
+        url = url.replace(";create=true", "");
+        dataSource = new ThreadBoundDataSource(url, user, password);
+    }
+
+    private void execute(String serverUrl, String sql) {
+        try (Connection c = DriverManager.getConnection(serverUrl, user, password); Statement s = c.createStatement()) {
+            s.execute(sql);
+        } catch (SQLException e) {
+            throw new IllegalStateException(sql, e);
+        }
+    }
+
+    /** @return the data source, transaction-per-thread as in the container */
+    public ThreadBoundDataSource dataSource() {
+        return dataSource;
+    }
+
+    /** @return a store on this database */
+    public MailStore store() {
+        return MailStore.on(dataSource);
+    }
+
+    /** Runs {@code work} in one transaction of this thread and commits; rolls back on failure. */
+    public <T> T inTransaction(Callable<T> work) {
+        try {
+            return dataSource.inTransaction(work);
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** @return a new plain JDBC connection to this database (auto-commit on) */
+    public Connection connect() throws SQLException {
+        return DriverManager.getConnection(url, user, password);
+    }
+
+    /** Runs work with a new EntityManager in one resource-local transaction, as the container's JPA would. */
+    public <T> T jpa(Function<EntityManager, T> work) {
+        if (emf == null) {
+            Map<String, Object> props = new HashMap<>();
+            props.put("jakarta.persistence.transactionType", "RESOURCE_LOCAL");
+            props.put("jakarta.persistence.jtaDataSource", ""); // cancels jdbc/mailqueue of persistence.xml
+            props.put("jakarta.persistence.nonJtaDataSource", "");
+            props.put("jakarta.persistence.jdbc.url", url);
+            props.put("jakarta.persistence.jdbc.user", user);
+            props.put("jakarta.persistence.jdbc.password", password);
+            props.put("eclipselink.logging.level", "WARNING");
+            emf = Persistence.createEntityManagerFactory("mailqueue", props);
+        }
+        EntityManager em = emf.createEntityManager();
+        EntityTransaction tx = em.getTransaction();
+        try {
+            tx.begin();
+            T result = work.apply(em);
+            tx.commit();
+            return result;
+        } finally {
+            if (tx.isActive()) {
+                tx.rollback();
+            }
+            em.close();
+        }
+    }
+
+    /**
+     * @param sql    a query returning one number
+     * @param params its parameters
+     * @return the number
+     */
+    public long number(String sql, Object... params) {
+        try (Connection c = connect(); PreparedStatement s = c.prepareStatement(sql)) {
+            for (int i = 0; i < params.length; i++) {
+                s.setObject(i + 1, params[i]);
+            }
+            try (ResultSet r = s.executeQuery()) {
+                r.next();
+                return r.getLong(1);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(sql, e);
+        }
+    }
+
+    /**
+     * @param sql    a query returning one text
+     * @param params its parameters
+     * @return the text, or null
+     */
+    public String text(String sql, Object... params) {
+        try (Connection c = connect(); PreparedStatement s = c.prepareStatement(sql)) {
+            for (int i = 0; i < params.length; i++) {
+                s.setObject(i + 1, params[i]);
+            }
+            try (ResultSet r = s.executeQuery()) {
+                return r.next() ? r.getString(1) : null;
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(sql, e);
+        }
+    }
+
+    /** @param sql an update to run alone, e.g. to set up a state */
+    public int update(String sql, Object... params) {
+        try (Connection c = connect(); PreparedStatement s = c.prepareStatement(sql)) {
+            for (int i = 0; i < params.length; i++) {
+                s.setObject(i + 1, params[i]);
+            }
+            return s.executeUpdate();
+        } catch (SQLException e) {
+            throw new IllegalStateException(sql, e);
+        }
+    }
+
+    /** Deletes every mail (and with it attempts, recipients and parts) and the rate state. */
+    public void clean() {
+        try (Connection c = connect(); Statement s = c.createStatement()) {
+            s.executeUpdate("DELETE FROM MAIL_ATTEMPT");
+            s.executeUpdate("DELETE FROM MAIL_RECIPIENT");
+            s.executeUpdate("DELETE FROM MAIL_ATTACHMENT");
+            s.executeUpdate("DELETE FROM MAIL_HEADER");
+            s.executeUpdate("DELETE FROM MAIL_MESSAGE");
+            s.executeUpdate("DELETE FROM SMTP_ACCOUNT_SLOT");
+            s.executeUpdate("DELETE FROM SMTP_ACCOUNT_RATE");
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (emf != null) {
+            emf.close();
+        }
+        switch (KIND) {
+            case "postgresql" -> execute("jdbc:postgresql://127.0.0.1:5432/test", "DROP SCHEMA " + name + " CASCADE");
+            case "mariadb" -> execute("jdbc:mariadb://127.0.0.1:3306/", "DROP DATABASE " + name);
+            default -> {
+                try {
+                    DriverManager.getConnection("jdbc:derby:memory:" + name + ";drop=true").close();
+                } catch (SQLException dropped) {
+                    // Derby reports a successful drop as SQLState 08006
+                }
+            }
+        }
+    }
+}

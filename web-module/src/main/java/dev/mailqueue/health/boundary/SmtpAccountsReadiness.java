@@ -1,0 +1,44 @@
+package dev.mailqueue.health.boundary;
+
+import dev.mailqueue.account.control.AccountHealth;
+import dev.mailqueue.account.control.Accounts;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import org.eclipse.microprofile.health.HealthCheck;
+import org.eclipse.microprofile.health.HealthCheckResponse;
+import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
+import org.eclipse.microprofile.health.Readiness;
+
+import java.util.Map;
+
+/**
+ * Which SMTP accounts this server can reach, as its claimers last found them ({@link AccountHealth}):
+ * one entry per configured account, {@code "up"} or {@code "down since ..., tried again at ..."}. It
+ * opens no connection: an account is down from the first failed connection until one succeeds. The
+ * check itself stays UP while accounts are down: readiness tells a load balancer whether to send
+ * enqueues here, and a queue whose relay is away should go on accepting mail, which waits in the queue
+ * with its attempts untouched. Accounts down are also counted in the metrics and the statistics.
+ */
+@Readiness
+@ApplicationScoped
+public class SmtpAccountsReadiness implements HealthCheck {
+
+    @Inject
+    Accounts accounts;
+
+    @Inject
+    AccountHealth health;
+
+    @Override
+    public HealthCheckResponse call() {
+        Map<String, AccountHealth.Down> down = health.down();
+        HealthCheckResponseBuilder response = HealthCheckResponse.named("smtp-accounts").up()
+                .withData("accountsDown", down.size());
+        accounts.all().forEach(account -> {
+            AccountHealth.Down d = down.get(account.name());
+            response.withData(account.name(), d == null ? "up"
+                    : "down since " + d.since() + ", tried again at " + d.retryAt());
+        });
+        return response.build();
+    }
+}
