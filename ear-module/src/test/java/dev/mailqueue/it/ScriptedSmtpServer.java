@@ -25,8 +25,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * that arrives with its envelope (MAIL FROM, RCPT TO), Message-ID and arrival time, and can be told
  * to refuse the next N mail transactions at MAIL FROM, RCPT TO or the end of DATA with a given reply
  * (e.g. 421 4.7.0, 450, 550), or to refuse one recipient's RCPT TO, or the DATA of transactions that
- * include a recipient, a given number of times. Arrival time is taken when the message data has been
- * read, before the server's 250 reply.
+ * include a recipient, a given number of times, or to answer the end of DATA late (always, or the first
+ * time for some messages). Arrival time is taken when the message data has been read, before the
+ * server's 250 reply: a message answered late counts as arrived.
  */
 final class ScriptedSmtpServer implements AutoCloseable {
 
@@ -71,6 +72,10 @@ final class ScriptedSmtpServer implements AutoCloseable {
     private final SMTPServer server;
     private final List<Arrival> arrivals = new CopyOnWriteArrayList<>();
     private final List<Refusal> refusals = new CopyOnWriteArrayList<>();
+    private volatile long dataDelayMillis;
+    private volatile String lateMarker;
+    private volatile long lateMillis;
+    private final java.util.Set<String> answeredLate = ConcurrentHashMap.newKeySet();
     private int refuseLeft;
     private Stage refuseStage = Stage.MAIL_FROM;
     private int refuseCode;
@@ -114,6 +119,20 @@ final class ScriptedSmtpServer implements AutoCloseable {
         dataRefusals.put(address.toLowerCase(Locale.ROOT), new AddressRefusal(code, text, new AtomicInteger(times)));
     }
 
+    /** Every end of DATA is answered only after {@code delay}: a slow relay. */
+    void delayData(java.time.Duration delay) {
+        dataDelayMillis = delay.toMillis();
+    }
+
+    /**
+     * The first end of DATA of each message whose Subject contains {@code marker} is answered only after
+     * {@code delay} (the message is kept, as a server that is slow to say so would); later ones at once.
+     */
+    void answerLateOnce(String marker, java.time.Duration delay) {
+        lateMarker = marker;
+        lateMillis = delay.toMillis();
+    }
+
     /** @return the accepted messages that were delivered to {@code address} */
     List<Arrival> arrivalsFor(String address) {
         return arrivals.stream()
@@ -144,6 +163,9 @@ final class ScriptedSmtpServer implements AutoCloseable {
         rcptRefusals.clear();
         dataRefusals.clear();
         refuseLeft = 0;
+        dataDelayMillis = 0;
+        lateMarker = null;
+        answeredLate.clear();
     }
 
     @Override
@@ -217,8 +239,19 @@ final class ScriptedSmtpServer implements AutoCloseable {
                 try {
                     arrivals.add(new Arrival(from, List.copyOf(recipients), message.getMessageID(),
                             message.getSubject(), Instant.now()));
+                    long pause = dataDelayMillis;
+                    String marker = lateMarker;
+                    if (marker != null && message.getSubject() != null && message.getSubject().contains(marker)
+                            && answeredLate.add(message.getMessageID())) {
+                        pause = Math.max(pause, lateMillis);
+                    }
+                    if (pause > 0) {
+                        Thread.sleep(pause);
+                    }
                 } catch (MessagingException e) {
                     throw new IOException(e);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
                 }
                 return null;
             }

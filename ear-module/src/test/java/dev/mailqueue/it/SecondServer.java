@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -14,9 +15,12 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * A second Liberty server beside the Arquillian-managed one, set up and run by the test that needs it:
- * named as the test server plus {@code 2} ({@code mailqueue-it2}) in the same runtime, with the configuration the build prepared in
- * {@code target/it2-server-config} (the test server's, on other ports), the same bootstrap properties
- * (so the same database), and the same EAR. Created with Liberty's own {@code server} script.
+ * named as the test server plus {@code 2} ({@code mailqueue-it2}) in the same runtime, with the
+ * configuration the build prepared in {@code target/it2-server-config} (the test server's, on other
+ * ports), the same bootstrap properties (so the same database), the same EAR, and optionally more
+ * configuration of the test's own (e.g. an SMTP account only it has, or the database behind a proxy).
+ * Created, started and stopped with Liberty's own {@code server} script; {@link #kill()} ends its JVM as
+ * a crash would (SIGKILL).
  */
 final class SecondServer implements AutoCloseable {
 
@@ -26,11 +30,18 @@ final class SecondServer implements AutoCloseable {
     private SecondServer() {
     }
 
+    /** Creates and starts the server with the shared test configuration only. */
+    static SecondServer start() throws IOException, InterruptedException {
+        return start("");
+    }
+
     /**
      * Creates the server afresh (whatever an earlier run left is deleted first), configures and deploys
      * it, starts it, and waits until its REST API answers.
+     *
+     * @param extraConfig server.xml elements (inside {@code <server>}) for configDropins/overrides, or empty
      */
-    static SecondServer start() throws IOException, InterruptedException {
+    static SecondServer start(String extraConfig) throws IOException, InterruptedException {
         Path servers = Path.of(System.getProperty("it.wlp.home"), "usr", "servers");
         Path dir = servers.resolve(NAME);
         if (Files.isDirectory(dir)) {
@@ -42,17 +53,43 @@ final class SecondServer implements AutoCloseable {
         copyTree(Path.of(System.getProperty("it.second.config")), dir);
         Files.copy(servers.resolve(QueueServerIT.SERVER_NAME).resolve("bootstrap.properties"), dir.resolve("bootstrap.properties"),
                 StandardCopyOption.REPLACE_EXISTING);
+        if (!extraConfig.isBlank()) {
+            Path overrides = dir.resolve("configDropins").resolve("overrides");
+            Files.createDirectories(overrides);
+            Files.writeString(overrides.resolve("test-extra.xml"), "<server>\n" + extraConfig + "\n</server>\n");
+        }
         Files.createDirectories(dir.resolve("apps"));
         Files.copy(Path.of(System.getProperty("it.ear")), dir.resolve("apps").resolve("mailqueue.ear"),
                 StandardCopyOption.REPLACE_EXISTING);
         // server.xml configures apps/mailqueue.ear, with its role mapping.
+        SecondServer server = new SecondServer();
+        server.restart();
+        return server;
+    }
+
+    /** Starts the (created, stopped or killed) server and waits until its REST API answers. */
+    void restart() throws IOException, InterruptedException {
         run("start");
-        await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
+        await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
                 .until(() -> {
                     HttpResponse<String> answer = QueueApi.getFrom(BASE, "/api/mails/1");
                     return answer.headers().firstValue("Content-Type").orElse("").contains("json");
                 });
-        return new SecondServer();
+    }
+
+    /** Ends the server's JVM at once (SIGKILL), as a crash or an OOM killer would: nothing is shut down. */
+    void kill() throws InterruptedException {
+        List<ProcessHandle> jvms = ProcessHandle.allProcesses()
+                .filter(p -> p.info().commandLine().map(c -> c.contains("ws-server.jar") && c.contains(" " + NAME)).orElse(false))
+                .toList();
+        if (jvms.isEmpty()) {
+            throw new IllegalStateException("no JVM of server " + NAME + " to kill");
+        }
+        for (ProcessHandle jvm : jvms) {
+            jvm.destroyForcibly();
+            jvm.onExit().join();
+        }
+        Thread.sleep(500); // the kernel frees the listening ports
     }
 
     @Override

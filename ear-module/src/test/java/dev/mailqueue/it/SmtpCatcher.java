@@ -30,10 +30,22 @@ final class SmtpCatcher {
     }
 
     void stop() {
-        if (greenMail != null) {
-            greenMail.stop();
-            greenMail = null;
+        stopKeeping();
+    }
+
+    /**
+     * Stops the server, for a test that takes it away in the middle of a run.
+     *
+     * @return what it had received (a later start begins with an empty server)
+     */
+    List<MimeMessage> stopKeeping() {
+        if (greenMail == null) {
+            return List.of();
         }
+        List<MimeMessage> received = Arrays.asList(greenMail.getReceivedMessages());
+        greenMail.stop();
+        greenMail = null;
+        return received;
     }
 
     /** @return every message delivered so far, one per recipient mailbox */

@@ -1,5 +1,6 @@
 package dev.mailqueue.testsupport;
 
+import dev.mailqueue.queue.control.AccountFilter;
 import dev.mailqueue.queue.control.MailGroup;
 import dev.mailqueue.queue.control.NewMail;
 
@@ -13,6 +14,9 @@ import java.util.UUID;
  * {@code mailqueue}; a test changes what it cares about with the withers.
  */
 public final class TestMails {
+
+    /** The accounts of the test mails: {@code mailqueue} (their default) and {@code backup}; claim them all. */
+    public static final AccountFilter ACCOUNTS = new AccountFilter(List.of("mailqueue", "backup"), true);
 
     private TestMails() {
     }

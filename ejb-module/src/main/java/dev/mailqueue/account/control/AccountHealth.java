@@ -32,15 +32,26 @@ public class AccountHealth {
     private final Map<String, State> states = new ConcurrentHashMap<>();
     private final AtomicLong outages = new AtomicLong();
 
+    /** A probe that has not told for this long is taken as lost (its claimer died), and another may try. */
+    static final Duration PROBE_PATIENCE = Duration.ofMinutes(2);
+
     /**
      * An account that is down.
      *
      * @param since   when it went down
-     * @param retryAt when a claimer may try it again
+     * @param retryAt when a claimer may try it again (while probing: when the probe began)
      * @param reason  what the last failed connection said
      * @param probing true while a claimer is trying it again
      */
     public record Down(Instant since, Instant retryAt, String reason, boolean probing) {
+
+        /**
+         * @param now now
+         * @return true while no claimer should take its mail: the cool-down runs, or a probe is under way
+         */
+        public boolean coolingDown(Instant now) {
+            return now.isBefore(retryAt) || probing && now.isBefore(retryAt.plus(PROBE_PATIENCE));
+        }
     }
 
     private record State(Down down) {
@@ -67,10 +78,10 @@ public class AccountHealth {
             return null;
         }
         Down down = state.down();
-        if (down.probing() || now.isBefore(down.retryAt())) {
+        if (down.coolingDown(now)) {
             return down.probing() ? now.plus(Duration.ofMillis(Math.min(1000, settings.coolDownMillis()))) : down.retryAt();
         }
-        State probing = new State(new Down(down.since(), down.retryAt(), down.reason(), true));
+        State probing = new State(new Down(down.since(), now, down.reason(), true)); // patience counts from now
         return states.replace(account, state, probing) ? null : refusedUntil(account, now);
     }
 
@@ -108,6 +119,20 @@ public class AccountHealth {
                     + " attempts untouched, and one claimer tries it again every " + settings.coolDownMillis() + " ms");
         }
         return retryAt;
+    }
+
+    /**
+     * @param now now
+     * @return the accounts no claimer should take mail for now: down, and cooling down or being probed
+     */
+    public java.util.Set<String> coolingDown(Instant now) {
+        java.util.Set<String> names = new java.util.TreeSet<>();
+        states.forEach((name, state) -> {
+            if (state.down().coolingDown(now)) {
+                names.add(name);
+            }
+        });
+        return names;
     }
 
     /** @return the accounts that are down now, by name */

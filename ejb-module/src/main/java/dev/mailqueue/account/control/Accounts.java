@@ -51,6 +51,11 @@ public class Accounts {
         return new ArrayList<>(byName.values());
     }
 
+    /** @return the names of every account, the default first */
+    public List<String> names() {
+        return List.copyOf(byName.keySet());
+    }
+
     /** @return the account with that exact name, if configured */
     public Optional<Account> find(String name) {
         return Optional.ofNullable(name == null ? null : byName.get(name));

@@ -14,7 +14,8 @@ import jakarta.annotation.security.RunAs;
 import jakarta.batch.operations.JobOperator;
 import jakarta.batch.runtime.BatchRuntime;
 import jakarta.batch.runtime.BatchStatus;
-import jakarta.ejb.Asynchronous;
+import jakarta.ejb.ConcurrencyManagement;
+import jakarta.ejb.ConcurrencyManagementType;
 import jakarta.ejb.DependsOn;
 import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
@@ -47,6 +48,7 @@ import java.util.logging.Logger;
  */
 @Singleton
 @Startup
+@ConcurrencyManagement(ConcurrencyManagementType.BEAN) // wake() must never wait for a tick; startClaimers synchronizes
 @DependsOn("SchemaMigrator")
 @DeclareRoles(Roles.DISPATCHER)
 @RunAs(Roles.DISPATCHER) // with security on, batch jobs start only for a user with a batch role (server.xml)
@@ -54,6 +56,9 @@ public class DispatchScheduler {
 
     /** The job XML's name in META-INF/batch-jobs. */
     public static final String JOB = "mail-dispatch";
+
+    /** The info of the one-off timer a wake-up sets. */
+    static final String WAKE = "mail-dispatch wake-up";
 
     private static final Logger LOG = Logger.getLogger(DispatchScheduler.class.getName());
 
@@ -101,26 +106,30 @@ public class DispatchScheduler {
         }
     }
 
+    /** The interval timer's tick, or the one-off timer of {@link #wake()}. */
     @Timeout
     @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED) // batch steps manage their own transactions
     void tick(Timer timer) {
-        heartbeat.beat();
-        connections.closeIdle();
+        if (WAKE.equals(timer.getInfo())) {
+            wakeUp.woken();
+        } else {
+            heartbeat.beat();
+            connections.closeIdle();
+        }
         startClaimers();
     }
 
     /**
-     * Starts claimers now if mail is due and fewer than the most claimers run; called (asynchronously,
-     * so the caller never waits) by {@link DispatchWakeUp} after an enqueue committed.
+     * Starts claimers as soon as possible, if mail is due and fewer than the most claimers run; called by
+     * {@link DispatchWakeUp} after an enqueue committed. It only sets a one-off timer and returns: the
+     * timer runs as the dispatcher identity (batch jobs start only for it), whoever enqueued.
      */
-    @Asynchronous
     @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
     public void wake() {
-        wakeUp.woken();
-        startClaimers();
+        timers.createSingleActionTimer(0, new TimerConfig(WAKE, false));
     }
 
-    private void startClaimers() {
+    private synchronized void startClaimers() {
         try {
             JobOperator jobs = BatchRuntime.getJobOperator();
             running.removeIf(id -> isOver(jobs.getJobExecution(id).getBatchStatus()));

@@ -31,7 +31,7 @@ public class DispatchWakeUp {
     void enqueued(@Observes(during = TransactionPhase.AFTER_SUCCESS) MailsEnqueued event) {
         signal.enqueued();
         if (pending.compareAndSet(false, true)) {
-            scheduler.wake(); // asynchronous
+            scheduler.wake(); // sets a one-off timer and returns
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.mailqueue.dispatch.control;
 
+import dev.mailqueue.account.control.AccountHealth;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -20,6 +21,11 @@ import java.util.concurrent.atomic.AtomicLongArray;
  *       and lease up to a batch)</li>
  *   <li>{@code mailqueue.send.duration}: timer of one SMTP send (connect when needed, MAIL FROM to the
  *       reply to the end of DATA)</li>
+ *   <li>{@code mailqueue.smtp.accounts.down}: SMTP accounts this server cannot reach now (cooling down
+ *       after a failed connection); {@code mailqueue.smtp.account.outages}: how often an account went
+ *       down since the server started</li>
+ *   <li>{@code mailqueue.journal.unavailable}: 1 while the journal cannot write for want of the
+ *       database (what claimers record is kept meanwhile), else 0</li>
  * </ul>
  * Counted on this server only; several servers sum up in the monitoring system.
  */
@@ -31,6 +37,12 @@ public class DispatchMetrics {
 
     @Inject
     MetricRegistry registry;
+
+    @Inject
+    AccountHealth health;
+
+    @Inject
+    OutcomeJournal journal;
 
     private Counter sent;
     private Counter failed;
@@ -48,6 +60,9 @@ public class DispatchMetrics {
         claims = registry.timer("mailqueue.claim.duration");
         sends = registry.timer("mailqueue.send.duration");
         registry.gauge("mailqueue.dispatch.rate", this, DispatchMetrics::ratePerSecond);
+        registry.gauge("mailqueue.smtp.accounts.down", health, h -> h.down().size());
+        registry.gauge("mailqueue.smtp.account.outages", health, AccountHealth::outages);
+        registry.gauge("mailqueue.journal.unavailable", journal, j -> j.unavailableSince() == null ? 0 : 1);
     }
 
     /** @param elapsed how long one claim transaction took */

@@ -25,8 +25,8 @@ import java.util.logging.Logger;
 /**
  * Reads the dispatch job's items by claiming them: when its buffer is empty it claims up to
  * {@code mailqueue.dispatch.batch-size} due mails under a lease for its claimer (a short transaction of
- * its own, {@link DispatchTransactions#claim}), leaving alone the mails of accounts that cannot be
- * reached now. The step ends when a claim finds nothing due, unless mail was enqueued on this server
+ * its own, {@link DispatchTransactions#claim}), of the accounts this server has, leaving alone those that
+ * cannot be reached now. The step ends when a claim finds nothing due, unless mail was enqueued on this server
  * meanwhile ({@link DispatchSignal}): then it claims once more, so a mail enqueued as a claimer ends is
  * not left for the next timer tick. No checkpoint is needed: the rows' leases are the state.
  */
@@ -80,7 +80,7 @@ public class MailClaimReader extends AbstractItemReader {
             MailStore.Claim claim;
             try {
                 claim = transactions.claim(claimer.owner(), server.name(), Instant.now(), settings.batchSize(),
-                        AccountFilter.skipping(unreachableAccounts(), accounts.defaultAccount().name()));
+                        AccountFilter.of(accounts.names(), unreachableAccounts(), accounts.defaultAccount().name()));
             } catch (RuntimeException e) {
                 if (!isLockConflict(e)) {
                     throw e;
@@ -98,9 +98,13 @@ public class MailClaimReader extends AbstractItemReader {
         return claimed.poll();
     }
 
-    /** @return accounts whose mails no claimer could send now: they and every failover account are down */
+    /**
+     * @return accounts whose mails no claimer could send now: they and every failover account are cooling
+     *         down (once an account's cool-down is over its mails are claimed again, and the first claimer
+     *         to try it is its probe)
+     */
     private Set<String> unreachableAccounts() {
-        Set<String> down = health.down().keySet();
+        Set<String> down = health.coolingDown(Instant.now());
         if (down.isEmpty()) {
             return Set.of();
         }

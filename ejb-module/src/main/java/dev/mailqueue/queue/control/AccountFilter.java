@@ -2,49 +2,49 @@ package dev.mailqueue.queue.control;
 
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.util.Collection;
 import java.util.List;
-import java.util.Set;
 
 /**
- * Which SMTP accounts' mails a claim leaves in the queue: those whose accounts cannot send now (every
- * account of their failover list is cooling down after a failed connection), so a claimer does not take
- * mail only to hand it back.
+ * Which SMTP accounts' mails a claim may take: those of the accounts this server has, less those that
+ * cannot send now (every account of their failover list is cooling down after a failed connection). So a
+ * claimer never takes mail only to hand it back, and servers that share a database but not their
+ * accounts each send only the mail they can (a mail routed to an account no server has waits, and
+ * expires at the end of its lifetime).
  *
- * @param skipped        accounts whose mails are left alone
- * @param defaultSkipped true when the default account is among them: rows queued before accounts existed
- *                       (SMTP_ACCOUNT NULL) go through it and are left alone too
+ * @param accounts    the accounts whose mails may be claimed
+ * @param nullAllowed true when mail without an account (queued before accounts existed, sent through
+ *                    the default account) may be claimed
  */
-public record AccountFilter(List<String> skipped, boolean defaultSkipped) {
-
-    /** Every account's mail may be claimed. */
-    public static final AccountFilter NONE = new AccountFilter(List.of(), false);
+public record AccountFilter(List<String> accounts, boolean nullAllowed) {
 
     /**
-     * @param skipped        account names
+     * @param known          the accounts this server has
+     * @param skipped        those to leave alone now
      * @param defaultAccount the default account's name
      * @return the filter
      */
-    public static AccountFilter skipping(Set<String> skipped, String defaultAccount) {
-        return skipped.isEmpty() ? NONE : new AccountFilter(List.copyOf(skipped), skipped.contains(defaultAccount));
+    public static AccountFilter of(Collection<String> known, Collection<String> skipped, String defaultAccount) {
+        return new AccountFilter(known.stream().filter(a -> !skipped.contains(a)).toList(), !skipped.contains(defaultAccount));
     }
 
     /** Copies the list. */
     public AccountFilter {
-        skipped = List.copyOf(skipped);
+        accounts = List.copyOf(accounts);
     }
 
-    /** @return the SQL condition, starting with " AND", or empty */
+    /** @return the SQL condition, starting with " AND" */
     String sql() {
-        if (skipped.isEmpty()) {
-            return "";
+        if (accounts.isEmpty()) {
+            return nullAllowed ? " AND SMTP_ACCOUNT IS NULL" : " AND 1 = 0";
         }
-        String notIn = "SMTP_ACCOUNT NOT IN (" + LeaseStrategy.marks(skipped.size()) + ")";
-        return defaultSkipped ? " AND SMTP_ACCOUNT IS NOT NULL AND " + notIn : " AND (SMTP_ACCOUNT IS NULL OR " + notIn + ")";
+        String in = "SMTP_ACCOUNT IN (" + LeaseStrategy.marks(accounts.size()) + ")";
+        return nullAllowed ? " AND (" + in + " OR SMTP_ACCOUNT IS NULL)" : " AND " + in;
     }
 
     /** @return the next parameter index after binding the names from {@code index} on */
     int bind(PreparedStatement statement, int index) throws SQLException {
-        for (String name : skipped) {
+        for (String name : accounts) {
             statement.setString(index++, name);
         }
         return index;

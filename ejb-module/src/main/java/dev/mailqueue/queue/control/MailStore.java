@@ -89,6 +89,18 @@ public class MailStore {
             + " NOT_BEFORE = ?, LEASE_OWNER = NULL, LEASE_EXPIRES_AT = NULL, SEND_STARTED_AT = NULL"
             + " WHERE ID = ? AND STATUS = 'SENDING' AND LEASE_OWNER = ? AND LEASE_EXPIRES_AT < ?";
 
+    /**
+     * {@code ?}s: lease expiry, id, owner. By primary key, row by row: a statement that picked the rows by
+     * owner would scan and lock other claimers' rows on Derby, and wait for (or deadlock with) the
+     * journal's writes to them.
+     */
+    static final String RENEW = "UPDATE MAIL_MESSAGE SET LEASE_EXPIRES_AT = ?"
+            + " WHERE ID = ? AND STATUS = 'SENDING' AND LEASE_OWNER = ?";
+
+    /** A claimer's leased row it never began to send goes back as it was; {@code ?}s: id, owner. By primary key. */
+    static final String RELEASE = "UPDATE MAIL_MESSAGE SET STATUS = 'QUEUED', LEASE_OWNER = NULL, LEASE_EXPIRES_AT = NULL"
+            + " WHERE ID = ? AND STATUS = 'SENDING' AND LEASE_OWNER = ? AND SEND_STARTED_AT IS NULL";
+
     /** {@code ?}s: at, id, owner. */
     static final String MARK_STARTED = "UPDATE MAIL_MESSAGE SET SEND_STARTED_AT = ?"
             + " WHERE ID = ? AND STATUS = 'SENDING' AND LEASE_OWNER = ?";
@@ -412,7 +424,7 @@ public class MailStore {
                         InDoubtPolicy inDoubt, AccountFilter accounts) throws SQLException {
         int takenBack = takeBack(c, d, d.lease().findExpired(c, now), inDoubt, now);
         List<Long> ids = d.lease().lease(c, owner, now, leaseEnds, limit, accounts);
-        return new Claim(ids.isEmpty() ? List.of() : readClaimed(c, ids, owner), takenBack);
+        return new Claim(ids.isEmpty() ? List.of() : readClaimed(c, ids), takenBack);
     }
 
     private int takeBack(Connection c, Dialect d, List<ExpiredLease> expired, InDoubtPolicy inDoubt, Instant now)
@@ -468,8 +480,7 @@ public class MailStore {
             + " LAST_ATTEMPT_AT, HEADER_COUNT, ATTACHMENT_COUNT, LENGTH(TEXT_BODY), LENGTH(HTML_BODY),"
             + " CASE WHEN LENGTH(TEXT_BODY) <= " + CLAIM_BODY_CHARS + " THEN TEXT_BODY END,"
             + " CASE WHEN LENGTH(HTML_BODY) <= " + CLAIM_BODY_CHARS + " THEN HTML_BODY END"
-            + " FROM MAIL_MESSAGE WHERE STATUS = 'SENDING' AND LEASE_OWNER = ? AND ID IN (%s)"
-            + " ORDER BY PRIORITY DESC, CREATED_AT, ID";
+            + " FROM MAIL_MESSAGE WHERE ID IN (%s) ORDER BY PRIORITY DESC, CREATED_AT, ID";
 
     /** One claimed row while it is read, before its parts are attached. */
     private record Row(long id, String messageId, Instant createdAt, int attempts, Instant expiresAt, String from,
@@ -478,11 +489,12 @@ public class MailStore {
                        ClaimedMail.Body body) {
     }
 
-    private List<ClaimedMail> readClaimed(Connection c, List<Long> ids, String owner) throws SQLException {
+    private List<ClaimedMail> readClaimed(Connection c, List<Long> ids) throws SQLException {
         List<Row> rows = new ArrayList<>(ids.size());
+        // By id only: this transaction has just leased (and write-locked) these rows; a read that also named
+        // status and owner could take Derby down an index over other claimers' rows and wait for their writers.
         try (PreparedStatement s = c.prepareStatement(CLAIMED_COLUMNS.formatted(LeaseStrategy.marks(ids.size())))) {
-            s.setString(1, owner);
-            int i = 2;
+            int i = 1;
             for (Long id : ids) {
                 s.setLong(i++, id);
             }
@@ -633,16 +645,18 @@ public class MailStore {
         if (ids.isEmpty()) {
             return 0;
         }
-        try (Connection c = dataSource.getConnection()) {
+        try (Connection c = dataSource.getConnection();
+             Batch batch = new Batch(c, dialect(c).kind(), RENEW)) {
+            PreparedStatement s = batch.statement();
+            for (Long id : ids) {
+                SqlTime.set(s, 1, until);
+                s.setLong(2, id);
+                s.setString(3, owner);
+                batch.add();
+            }
             int renewed = 0;
-            for (List<Long> chunk : chunks(List.copyOf(ids))) {
-                try (PreparedStatement s = c.prepareStatement("UPDATE MAIL_MESSAGE SET LEASE_EXPIRES_AT = ?"
-                        + " WHERE STATUS = 'SENDING' AND LEASE_OWNER = ? AND ID IN (" + LeaseStrategy.marks(chunk.size()) + ")")) {
-                    SqlTime.set(s, 1, until);
-                    s.setString(2, owner);
-                    bindIds(s, 3, chunk);
-                    renewed += s.executeUpdate();
-                }
+            for (int count : batch.execute()) {
+                renewed += Math.max(0, count);
             }
             return renewed;
         } catch (SQLException e) {
@@ -713,15 +727,17 @@ public class MailStore {
                     sBatch.execute();
                 }
             }
-            for (Change.Released r : releases) {
-                for (List<Long> chunk : chunks(r.ids())) {
-                    try (PreparedStatement s = c.prepareStatement("UPDATE MAIL_MESSAGE SET STATUS = 'QUEUED',"
-                            + " LEASE_OWNER = NULL, LEASE_EXPIRES_AT = NULL WHERE STATUS = 'SENDING' AND LEASE_OWNER = ?"
-                            + " AND SEND_STARTED_AT IS NULL AND ID IN (" + LeaseStrategy.marks(chunk.size()) + ")")) {
-                        s.setString(1, r.owner());
-                        bindIds(s, 2, chunk);
-                        s.executeUpdate();
+            if (!releases.isEmpty()) {
+                try (Batch batch = new Batch(c, d.kind(), RELEASE)) {
+                    PreparedStatement s = batch.statement();
+                    for (Change.Released r : releases) {
+                        for (Long id : r.ids()) {
+                            s.setLong(1, id);
+                            s.setString(2, r.owner());
+                            batch.add();
+                        }
                     }
+                    batch.execute();
                 }
             }
         } catch (SQLException e) {

@@ -47,7 +47,7 @@ class MailStoreClaimTest {
     }
 
     MailStore.Claim claim(String owner, int limit, Instant now) {
-        return claim(owner, limit, now, InDoubtPolicy.RESEND, AccountFilter.NONE);
+        return claim(owner, limit, now, InDoubtPolicy.RESEND, TestMails.ACCOUNTS);
     }
 
     MailStore.Claim claim(String owner, int limit, Instant now, InDoubtPolicy inDoubt, AccountFilter accounts) {
@@ -103,16 +103,21 @@ class MailStoreClaimTest {
     }
 
     @Test
-    void mailOfAccountsThatCannotSendNowStaysQueued() {
+    void mailOfAccountsThatCannotSendNowOrThisServerDoesNotHaveStaysQueued() {
         enqueue(TestMails.account(mail("via backup", 4, NOW), "backup"),
                 TestMails.account(mail("via default", 4, NOW), "mailqueue"));
         db.update("UPDATE MAIL_MESSAGE SET SMTP_ACCOUNT = NULL WHERE SUBJECT = 'via default'"); // as before V5
 
-        assertThat(claim("c#1", 10, NOW, InDoubtPolicy.RESEND, AccountFilter.skipping(Set.of("backup"), "mailqueue"))
+        List<String> known = List.of("mailqueue", "backup");
+        assertThat(claim("c#1", 10, NOW, InDoubtPolicy.RESEND, AccountFilter.of(known, Set.of("backup"), "mailqueue"))
                 .mails()).extracting(ClaimedMail::subject).containsExactly("via default");
         db.update("UPDATE MAIL_MESSAGE SET STATUS = 'QUEUED', LEASE_OWNER = NULL");
-        assertThat(claim("c#1", 10, NOW, InDoubtPolicy.RESEND, AccountFilter.skipping(Set.of("mailqueue"), "mailqueue"))
+        assertThat(claim("c#1", 10, NOW, InDoubtPolicy.RESEND, AccountFilter.of(known, Set.of("mailqueue"), "mailqueue"))
                 .mails()).extracting(ClaimedMail::subject).containsExactly("via backup");
+        db.update("UPDATE MAIL_MESSAGE SET STATUS = 'QUEUED', LEASE_OWNER = NULL");
+        assertThat(claim("c#1", 10, NOW, InDoubtPolicy.RESEND, AccountFilter.of(List.of("mailqueue"), Set.of(), "mailqueue"))
+                .mails()).as("a server claims only the mail of accounts it has").extracting(ClaimedMail::subject)
+                .containsExactly("via default");
     }
 
     @Test
@@ -187,7 +192,7 @@ class MailStoreClaimTest {
         claim("dead/server#1", 1, NOW);
         db.update("UPDATE MAIL_MESSAGE SET SEND_STARTED_AT = LEASE_EXPIRES_AT WHERE ID = ?", id);
 
-        assertThat(claim("live/server#2", 1, NOW.plusMillis(LEASE_MS + 1), InDoubtPolicy.HOLD, AccountFilter.NONE)
+        assertThat(claim("live/server#2", 1, NOW.plusMillis(LEASE_MS + 1), InDoubtPolicy.HOLD, TestMails.ACCOUNTS)
                 .mails()).isEmpty();
         assertThat(db.text("SELECT STATUS FROM MAIL_MESSAGE WHERE ID = ?", id)).isEqualTo("HELD");
         assertThat(db.text("SELECT LAST_ERROR FROM MAIL_MESSAGE WHERE ID = ?", id)).contains("in doubt", "held for review");

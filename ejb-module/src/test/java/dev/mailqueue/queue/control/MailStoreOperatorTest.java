@@ -88,14 +88,14 @@ class MailStoreOperatorTest {
         requeued.await(10, TimeUnit.SECONDS);
         CompletableFuture<List<ClaimedMail>> claimer = CompletableFuture.supplyAsync(() -> db.inTransaction(
                 () -> cut.claim("host/server#1", "host/server", NOW.plusSeconds(1), NOW.plusSeconds(61), 10,
-                        InDoubtPolicy.RESEND, AccountFilter.NONE).mails()));
+                        InDoubtPolicy.RESEND, TestMails.ACCOUNTS).mails()));
         List<ClaimedMail> first = claimer.get(20, TimeUnit.SECONDS);
         claimed.countDown();
         operator.get(20, TimeUnit.SECONDS);
 
         List<ClaimedMail> seen = first.isEmpty()
                 ? db.inTransaction(() -> cut.claim("host/server#1", "host/server", NOW.plusSeconds(1), NOW.plusSeconds(61),
-                10, InDoubtPolicy.RESEND, AccountFilter.NONE).mails())
+                10, InDoubtPolicy.RESEND, TestMails.ACCOUNTS).mails())
                 : first;
         assertThat(seen).singleElement().satisfies(m -> {
             assertThat(m.settled()).as("requeued whole: the refused recipient is open again").isEmpty();

@@ -43,7 +43,7 @@ class MailStoreRecordTest {
     ClaimedMail leased(NewMail mail) {
         db.inTransaction(() -> cut.enqueue(TestMails.groups(mail)));
         return db.inTransaction(() -> cut.claim(OWNER, "host/server", NOW, NOW.plusSeconds(60), 1,
-                InDoubtPolicy.RESEND, AccountFilter.NONE)).mails().get(0);
+                InDoubtPolicy.RESEND, TestMails.ACCOUNTS)).mails().get(0);
     }
 
     void apply(InDoubtPolicy inDoubt, Change... changes) {
@@ -194,7 +194,7 @@ class MailStoreRecordTest {
         assertThat(status(mail.id())).isEqualTo("QUEUED");
 
         ClaimedMail again = db.inTransaction(() -> cut.claim(OWNER, "host/server", NOW.plus(Duration.ofHours(2)),
-                NOW.plus(Duration.ofHours(3)), 1, InDoubtPolicy.RESEND, AccountFilter.NONE)).mails().get(0);
+                NOW.plus(Duration.ofHours(3)), 1, InDoubtPolicy.RESEND, TestMails.ACCOUNTS)).mails().get(0);
         assertThat(again.settled()).containsOnlyKeys("ok@x.example");
         apply(InDoubtPolicy.RESEND, new Change.Attempted(result(again, Verdict.PERMANENT, 550, "refused", List.of(
                 new RecipientResult("BAD@x.example", RecipientStatus.REFUSED, 550, "550 5.1.1 gone", "5.1.1")))));

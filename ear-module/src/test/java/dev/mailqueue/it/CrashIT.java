@@ -1,0 +1,105 @@
+package dev.mailqueue.it;
+
+import dev.mailqueue.api.AttemptView;
+import dev.mailqueue.api.EnqueueReceipt;
+import dev.mailqueue.api.MailRequest;
+import org.junit.jupiter.api.Test;
+
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A server killed with SIGKILL twice while it drains 5,000 mails into a scripted SMTP server that
+ * records every message (issue 9): started again each time, it drains the rest. Every Message-ID
+ * arrives; a mail arrives twice only if it was in flight on one of the killed server's connections
+ * (at most claimers × kills), and every such duplicate is a mail whose attempt log says IN_DOUBT;
+ * nothing is left SENDING. The killed server is the second test server, which alone has the account
+ * the mails are routed to. Not on Derby, which cannot be shared by two servers.
+ */
+class CrashIT extends QueueServerIT {
+
+    private static final int MAILS = 5_000;
+    private static final int CLAIMERS = 4; // mailqueue.dispatch.claimers of the test servers
+    private static final int KILLS = 2;
+
+    @Test
+    void aServerKilledMidDispatchLeavesAtMostOneMailPerConnectionInDoubtAndLosesNone() throws Exception {
+        assumeThat(System.getProperty("it.db", "derby")).as("a second server needs a shared database").isNotEqualTo("derby");
+        int port;
+        try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = free.getLocalPort();
+        }
+        try (ScriptedSmtpServer smtp = ScriptedSmtpServer.start(port);
+             SecondServer second = SecondServer.start(FaultyAccount.config(port, 0))) {
+            List<EnqueueReceipt> receipts = enqueue();
+            Instant started = Instant.now();
+            for (int kill = 1; kill <= KILLS; kill++) {
+                int mark = kill * MAILS / (KILLS + 1);
+                await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(20))
+                        .until(() -> distinct(smtp) >= mark);
+                second.kill();
+                System.out.printf("killed the server after %d of %d mails arrived%n", distinct(smtp), MAILS);
+                second.restart();
+            }
+            await().atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofMillis(200)).until(() -> distinct(smtp) >= MAILS);
+            Duration drained = Duration.between(started, Instant.now());
+
+            Map<String, Long> arrivals = smtp.arrivals().stream()
+                    .collect(Collectors.groupingBy(ScriptedSmtpServer.Arrival::messageId, Collectors.counting()));
+            Map<String, EnqueueReceipt> byMessageId = receipts.stream()
+                    .collect(Collectors.toMap(EnqueueReceipt::getMessageId, Function.identity()));
+            assertThat(arrivals.keySet()).as("none lost").containsAll(byMessageId.keySet());
+            List<String> twice = arrivals.entrySet().stream().filter(e -> e.getValue() > 1).map(Map.Entry::getKey).toList();
+            for (String messageId : twice) {
+                List<AttemptView> attempts = attemptsOf(byMessageId.get(messageId).getId());
+                assertThat(attempts).as("attempts of duplicated %s", messageId)
+                        .anySatisfy(a -> assertThat(a.getOutcome()).isEqualTo("IN_DOUBT"));
+            }
+            long first = firstId(receipts);
+            long last = lastId(receipts);
+            await().atMost(Duration.ofSeconds(60)).until(() -> QueueApi.get(
+                    "/probe/db?op=sending&from=" + first + "&to=" + last).body().strip(), "0"::equals);
+            System.out.printf("crash test on %s: %d mails, %d kills, %d delivered twice (at most %d allowed),"
+                            + " all arrived %d ms after the first was due%n", System.getProperty("it.db"), MAILS, KILLS,
+                    twice.size(), CLAIMERS * KILLS, drained.toMillis());
+            assertThat(twice).as("duplicates: at most one per connection and kill").hasSizeLessThanOrEqualTo(CLAIMERS * KILLS);
+        }
+    }
+
+    private static List<EnqueueReceipt> enqueue() {
+        List<EnqueueReceipt> receipts = new ArrayList<>(MAILS);
+        for (int from = 0; from < MAILS; from += 500) {
+            List<String> batch = new ArrayList<>();
+            for (int i = from; i < from + 500; i++) {
+                batch.add(QueueApi.toJson(new MailRequest().from("crash@sender.example").to("victim" + i + "@crash.example")
+                        .subject("crash " + i).text("mail " + i).account("faulty")));
+            }
+            HttpResponse<String> response = QueueApi.postTo(SecondServer.BASE, "/api/mails/batch", "[" + String.join(",", batch) + "]");
+            assertThat(response.statusCode()).as(response.body()).isEqualTo(202);
+            receipts.addAll(QueueApi.receipts(response.body()));
+        }
+        return receipts;
+    }
+
+    static long distinct(ScriptedSmtpServer smtp) {
+        return smtp.arrivals().stream().map(ScriptedSmtpServer.Arrival::messageId).distinct().count();
+    }
+
+    static List<AttemptView> attemptsOf(long id) {
+        HttpResponse<String> response = QueueApi.getAs(TestUser.ADMIN, QueueApi.BASE, "/api/admin/mails/" + id + "/attempts");
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        return QueueApi.attempts(response.body());
+    }
+}

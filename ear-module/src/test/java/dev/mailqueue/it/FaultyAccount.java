@@ -1,0 +1,35 @@
+package dev.mailqueue.it;
+
+/**
+ * Configuration of the second test server for the fault tests: an SMTP account {@code faulty} that only
+ * the second server has (so only it claims that account's mail; the first server leaves it alone),
+ * pointing at a scripted SMTP server of the test, and optionally the database behind a proxy.
+ */
+final class FaultyAccount {
+
+    /** The test servers' accounts (integration-tests.xml), plus {@code faulty}. */
+    static final String ACCOUNTS = "mailqueue,primary,backup,throttled,slow,tardy,laggard,silent,faulty";
+
+    private FaultyAccount() {
+    }
+
+    /**
+     * @param smtpPort the scripted SMTP server's port
+     * @param dbPort   the database port the second server connects to (a proxy's), or 0 for the usual one
+     * @return server.xml elements for {@link SecondServer#start(String)}
+     */
+    static String config(int smtpPort, int dbPort) {
+        String db = dbPort == 0 ? "" : "<variable name=\"mailqueue.db.port\" value=\"" + dbPort + "\"/>\n";
+        return db + """
+                <variable name="mailqueue.accounts" value="%s"/>
+                <mailSession mailSessionID="faulty" jndiName="mail/faulty" description="IT: fault tests"
+                             transportProtocol="smtp" host="127.0.0.1" from="it@localhost" user="it" password="unused">
+                    <property name="mail.smtp.port" value="%d"/>
+                    <property name="mail.smtp.connectiontimeout" value="5000"/>
+                    <property name="mail.smtp.timeout" value="5000"/>
+                    <property name="mail.smtp.writetimeout" value="5000"/>
+                    <property name="mail.smtp.sendpartial" value="true"/>
+                </mailSession>
+                """.formatted(ACCOUNTS, smtpPort);
+    }
+}
