@@ -4,7 +4,6 @@ import dev.mailqueue.api.EnqueueReceipt;
 import dev.mailqueue.api.MailRequest;
 import org.junit.jupiter.api.Test;
 
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -33,10 +32,7 @@ class ConcurrentClaimersIT extends QueueServerIT {
         assertThat(Instant.now()).as("enqueue must finish before the mails fall due").isBefore(due);
 
         Duration drained = Duration.between(due, assertDeliveredExactlyOnce(receipts, Duration.ofSeconds(180)));
-        long first = firstId(receipts);
-        long last = lastId(receipts);
-
-        List<String[]> attempts = attempts(first, last);
+        List<String[]> attempts = attemptsOf(receipts);
         assertThat(attempts).hasSize(MAILS);
         Map<String, long[]> windows = new HashMap<>();
         for (String[] a : attempts) {
@@ -72,11 +68,6 @@ class ConcurrentClaimersIT extends QueueServerIT {
         }
     }
 
-    private static List<String[]> attempts(long first, long last) {
-        HttpResponse<String> response = QueueApi.get("/probe/db?op=attempts&from=" + first + "&to=" + last);
-        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-        return response.body().lines().filter(l -> !l.isBlank()).map(l -> l.split(",")).toList();
-    }
 
     /** @return the most windows that contain one common instant */
     private static int maxOverlap(Iterable<long[]> windows) {

@@ -46,10 +46,7 @@ class ManyClaimersIT extends QueueServerIT {
             Instant enqueued = Instant.now();
 
             Instant drained = assertDeliveredExactlyOnce(receipts, Duration.ofMinutes(6));
-            long first = firstId(receipts);
-            long last = lastId(receipts);
-
-            Map<String, Set<String>> claimersByServer = claimersByServer(first, last);
+            Map<String, Set<String>> claimersByServer = claimersByServer(receipts);
             assertThat(claimersByServer).as("servers that sent").hasSize(twoServers ? 2 : 1);
             claimersByServer.forEach((server, claimers) -> assertThat(claimers)
                     .as("claimers of %s", server).hasSizeGreaterThanOrEqualTo(CLAIMERS_PER_SERVER));
@@ -74,11 +71,9 @@ class ManyClaimersIT extends QueueServerIT {
     }
 
     /** @return lease owners (claimers) of the mails' attempts, by server ("host/server" before '#') */
-    private static Map<String, Set<String>> claimersByServer(long first, long last) {
-        HttpResponse<String> response = QueueApi.get("/probe/db?op=attempts&from=" + first + "&to=" + last);
-        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    private static Map<String, Set<String>> claimersByServer(List<EnqueueReceipt> receipts) {
         Map<String, Set<String>> result = new HashMap<>();
-        response.body().lines().filter(l -> !l.isBlank()).map(l -> l.split(",")[1])
+        attemptsOf(receipts).stream().map(a -> a[1])
                 .forEach(owner -> result.computeIfAbsent(owner.substring(0, owner.indexOf('#')), s -> new HashSet<>())
                         .add(owner));
         return result;

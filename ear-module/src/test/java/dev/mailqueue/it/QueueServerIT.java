@@ -9,6 +9,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -70,6 +71,19 @@ abstract class QueueServerIT {
         await().atMost(Duration.ofSeconds(30)).until(() -> QueueApi.get(
                 "/probe/db?op=sending&from=" + first + "&to=" + last).body().strip(), "0"::equals);
         return arrived;
+    }
+
+    /**
+     * @return the attempt log of exactly these mails, one {@code [mailId, leaseOwner, startedMs, finishedMs]}
+     *     per attempt (ids are handed out in blocks per server, so a range of ids holds other tests' mails)
+     */
+    static List<String[]> attemptsOf(List<EnqueueReceipt> receipts) {
+        Set<String> ids = receipts.stream().map(r -> Long.toString(r.getId())).collect(Collectors.toSet());
+        HttpResponse<String> response = QueueApi.get("/probe/db?op=attempts&from=" + firstId(receipts)
+                + "&to=" + lastId(receipts));
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        return response.body().lines().filter(l -> !l.isBlank()).map(l -> l.split(","))
+                .filter(a -> ids.contains(a[0])).toList();
     }
 
     static long firstId(List<EnqueueReceipt> receipts) {

@@ -89,8 +89,25 @@ final class ScriptedSmtpServer implements AutoCloseable {
     /** @return a started server on 127.0.0.1:{@code port} */
     static ScriptedSmtpServer start(int port) {
         ScriptedSmtpServer s = new ScriptedSmtpServer(port);
-        s.server.start();
-        return s;
+        // A port a test has just given up may still be held for a moment by the listener it closed.
+        long giveUpAt = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(15);
+        while (true) {
+            try {
+                s.server.start();
+                return s;
+            } catch (RuntimeException e) {
+                if (!(e.getCause() instanceof java.net.BindException) || System.nanoTime() > giveUpAt) {
+                    throw new IllegalStateException("cannot listen on 127.0.0.1:" + port, e);
+                }
+                s = new ScriptedSmtpServer(port);
+                try {
+                    Thread.sleep(250);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
+        }
     }
 
     /** The next {@code count} mail transactions get {@code code text} in reply to MAIL FROM. */

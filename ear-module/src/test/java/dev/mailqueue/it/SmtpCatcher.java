@@ -42,8 +42,12 @@ final class SmtpCatcher {
         if (greenMail == null) {
             return List.of();
         }
-        List<MimeMessage> received = Arrays.asList(greenMail.getReceivedMessages());
+        // Stopped first, then read: a mail accepted between a read and the stop would be lost with the
+        // server (the queue has its 250 and counts it sent).
+        // GreenMail.stop() starts its store afresh, so the old store is kept aside and read once stopped.
+        var store = greenMail.getManagers().getImapHostManager();
         greenMail.stop();
+        List<MimeMessage> received = store.getAllMessages().stream().map(StoredMessage::getMimeMessage).toList();
         greenMail = null;
         return received;
     }

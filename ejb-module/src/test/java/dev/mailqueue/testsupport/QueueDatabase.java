@@ -1,6 +1,10 @@
 package dev.mailqueue.testsupport;
 
-import dev.mailqueue.queue.control.MailStore;
+import dev.mailqueue.queue.control.ClaimStore;
+import dev.mailqueue.queue.control.EnqueueStore;
+import dev.mailqueue.queue.control.OperatorStore;
+import dev.mailqueue.queue.control.OutcomeStore;
+import dev.mailqueue.queue.control.QueueTables;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.EntityManagerFactory;
 import jakarta.persistence.EntityTransaction;
@@ -61,6 +65,7 @@ public final class QueueDatabase implements AutoCloseable, BeforeAllCallback, Af
     private String user;
     private String password;
     private ThreadBoundDataSource dataSource;
+    private QueueTables tables;
     private EntityManagerFactory emf;
 
     private QueueDatabase() {
@@ -143,9 +148,32 @@ public final class QueueDatabase implements AutoCloseable, BeforeAllCallback, Af
         return dataSource;
     }
 
-    /** @return a store on this database */
-    public MailStore store() {
-        return MailStore.on(dataSource);
+    /** @return the enqueue store on this database */
+    public EnqueueStore enqueueStore() {
+        return EnqueueStore.on(tables());
+    }
+
+    /** @return the claim store on this database */
+    public ClaimStore claimStore() {
+        return ClaimStore.on(tables());
+    }
+
+    /** @return the outcome store on this database */
+    public OutcomeStore outcomeStore() {
+        return OutcomeStore.on(tables());
+    }
+
+    /** @return the operator store on this database */
+    public OperatorStore operatorStore() {
+        return OperatorStore.on(tables());
+    }
+
+    /** @return the queue's tables on this database, one instance per database (it caches id blocks) */
+    public synchronized QueueTables tables() {
+        if (tables == null) {
+            tables = QueueTables.on(dataSource);
+        }
+        return tables;
     }
 
     /** Runs {@code work} in one transaction of this thread and commits; rolls back on failure. */

@@ -15,7 +15,7 @@ import dev.mailqueue.api.QueueStatistics;
 import dev.mailqueue.mail.boundary.Roles;
 import dev.mailqueue.mail.control.MailFactory;
 import dev.mailqueue.mail.control.MailViews;
-import dev.mailqueue.queue.control.MailStore;
+import dev.mailqueue.queue.control.OperatorStore;
 import dev.mailqueue.mail.entity.MailMessage;
 import dev.mailqueue.mail.entity.Utc;
 import jakarta.annotation.Resource;
@@ -53,7 +53,7 @@ public class QueueAdministration implements MailAdminLocal, MailAdminRemote {
     BulkActions actions;
 
     @Inject
-    MailStore store;
+    OperatorStore store;
 
     @Inject
     MailFactory factory;
@@ -108,7 +108,7 @@ public class QueueAdministration implements MailAdminLocal, MailAdminRemote {
 
     @Override
     public MailView cancel(long id) throws MailNotFoundException, MailStateException {
-        if (store.cancel(List.of(id), MailStore.CANCELLABLE) == 1) {
+        if (store.cancel(List.of(id), OperatorStore.CANCELLABLE) == 1) {
             return find(id);
         }
         throw refusal(id, "be cancelled (only QUEUED or HELD mail can)");

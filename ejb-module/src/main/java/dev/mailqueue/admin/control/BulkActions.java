@@ -6,7 +6,7 @@ import dev.mailqueue.api.MailFilter;
 import dev.mailqueue.api.MailStatus;
 import dev.mailqueue.mail.control.MailFactory;
 import dev.mailqueue.mail.entity.MailMessage;
-import dev.mailqueue.queue.control.MailStore;
+import dev.mailqueue.queue.control.OperatorStore;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
@@ -26,7 +26,7 @@ import java.util.Set;
 /**
  * The operator's actions on many mails at once, in bounded chunks: the filter picks up to {@value #CHUNK}
  * ids at a time in id order (the same criteria as a search, restricted to the statuses the action
- * applies to), and the store changes them ({@link MailStore}: each change still guarded by the status,
+ * applies to), and the store changes them ({@link OperatorStore}: each change still guarded by the status,
  * so a row a claimer took meanwhile is left alone), each chunk in a transaction of its own. So an action
  * on a million mails never holds a million row locks or one long transaction, and what is done stays
  * done if a later chunk fails. None ever touches a SENDING row: its claimer holds the lease.
@@ -39,12 +39,12 @@ public class BulkActions {
 
     /** What a bulk action does. */
     public enum Action {
-        /** Back to the queue as if new ({@link MailStore#requeue}). */
-        REQUEUE(MailStore.REQUEUEABLE),
-        /** Withdrawn ({@link MailStore#cancel}). */
-        CANCEL(MailStore.CANCELLABLE),
-        /** Deleted with everything that belongs to it ({@link MailStore#delete}). */
-        DELETE(MailStore.DELETABLE);
+        /** Back to the queue as if new ({@link OperatorStore#requeue}). */
+        REQUEUE(OperatorStore.REQUEUEABLE),
+        /** Withdrawn ({@link OperatorStore#cancel}). */
+        CANCEL(OperatorStore.CANCELLABLE),
+        /** Deleted with everything that belongs to it ({@link OperatorStore#delete}). */
+        DELETE(OperatorStore.DELETABLE);
 
         private final Set<MailStatus> from;
 
@@ -71,7 +71,7 @@ public class BulkActions {
     EntityManager em;
 
     @Inject
-    MailStore store;
+    OperatorStore store;
 
     @Inject
     MailFactory factory; // attempts and lifetime, as a new mail gets them

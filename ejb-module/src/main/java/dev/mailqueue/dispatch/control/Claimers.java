@@ -3,7 +3,7 @@ package dev.mailqueue.dispatch.control;
 import dev.mailqueue.account.control.AccountHealth;
 import dev.mailqueue.account.control.AccountThrottle;
 import dev.mailqueue.account.control.Accounts;
-import dev.mailqueue.queue.control.MailStore;
+import dev.mailqueue.queue.control.ClaimStore;
 import dev.mailqueue.settings.control.QueueSettings;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -47,7 +47,7 @@ public class Claimers {
     SmtpConnections connections;
 
     @Inject
-    MailStore store;
+    ClaimStore store;
 
     @Inject
     DispatchMetrics metrics;

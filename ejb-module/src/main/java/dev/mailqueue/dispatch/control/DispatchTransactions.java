@@ -2,7 +2,8 @@ package dev.mailqueue.dispatch.control;
 
 import dev.mailqueue.queue.control.AccountFilter;
 import dev.mailqueue.queue.control.Change;
-import dev.mailqueue.queue.control.MailStore;
+import dev.mailqueue.queue.control.ClaimStore;
+import dev.mailqueue.queue.control.OutcomeStore;
 import dev.mailqueue.settings.control.QueueSettings;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
@@ -24,34 +25,37 @@ import java.util.List;
 public class DispatchTransactions {
 
     @Inject
-    MailStore store;
+    ClaimStore claims;
+
+    @Inject
+    OutcomeStore outcomes;
 
     @Inject
     QueueSettings settings;
 
     /**
-     * @see MailStore#claim
+     * @see ClaimStore#claim
      * @throws dev.mailqueue.queue.control.StoreException (wrapped by the container) when the database fails
      */
-    public MailStore.Claim claim(String owner, String server, Instant now, int limit, AccountFilter accounts) {
-        return store.claim(owner, server, now, now.plusMillis(settings.leaseMillis()), limit, settings.inDoubt(), accounts);
+    public ClaimStore.Claim claim(String owner, String server, Instant now, int limit, AccountFilter accounts) {
+        return claims.claim(owner, server, now, now.plusMillis(settings.leaseMillis()), limit, settings.inDoubt(), accounts);
     }
 
-    /** @see MailStore#countClaimable */
+    /** @see ClaimStore#countClaimable */
     public int countClaimable(Instant now, int max) {
-        return store.countClaimable(now, max);
+        return claims.countClaimable(now, max);
     }
 
     /**
      * Writes a group of changes and commits.
      *
      * @param changes the changes, in order
-     * @param verify  see {@link MailStore#apply}
+     * @param verify  see {@link OutcomeStore#apply}
      * @throws dev.mailqueue.queue.control.StoreException (wrapped by the container) when the database
      *                                                    refuses; nothing is written then
      */
     public void record(List<Change> changes, boolean verify) {
-        store.apply(changes, settings.retryPolicy(), settings.inDoubt(), verify);
+        outcomes.apply(changes, settings.retryPolicy(), settings.inDoubt(), verify);
     }
 
     /**
@@ -61,6 +65,6 @@ public class DispatchTransactions {
      * @return rows whose lease now runs another lease time
      */
     public int renew(String owner, Collection<Long> ids, Instant now) {
-        return store.renew(owner, ids, now.plusMillis(settings.leaseMillis()));
+        return claims.renew(owner, ids, now.plusMillis(settings.leaseMillis()));
     }
 }

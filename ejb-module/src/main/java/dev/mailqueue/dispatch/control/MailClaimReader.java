@@ -4,7 +4,7 @@ import dev.mailqueue.account.control.AccountHealth;
 import dev.mailqueue.account.control.Accounts;
 import dev.mailqueue.queue.control.AccountFilter;
 import dev.mailqueue.queue.control.ClaimedMail;
-import dev.mailqueue.queue.control.MailStore;
+import dev.mailqueue.queue.control.ClaimStore;
 import dev.mailqueue.settings.control.QueueSettings;
 import jakarta.batch.api.chunk.AbstractItemReader;
 import jakarta.batch.runtime.context.JobContext;
@@ -77,7 +77,7 @@ public class MailClaimReader extends AbstractItemReader {
         while (claimed.isEmpty()) {
             long enqueued = signal.generation();
             long started = System.nanoTime();
-            MailStore.Claim claim;
+            ClaimStore.Claim claim;
             try {
                 claim = transactions.claim(claimer.owner(), server.name(), Instant.now(), settings.batchSize(),
                         AccountFilter.of(accounts.names(), unreachableAccounts(), accounts.defaultAccount().name()));

@@ -1,5 +1,7 @@
 /**
- * The dispatch job's parts: claiming due mails under a lease, composing MIME messages, sending them
- * over a reused SMTP connection, and recording each attempt's outcome only while the lease is held.
+ * The dispatch job's parts: claimers that take due mails under a renewed lease, the composer of MIME
+ * messages, SMTP delivery outside any transaction over pooled connections, and the outcome journal that
+ * group-commits each mail's outcome and holds the end of DATA until the mail's send-started mark is
+ * committed.
  */
 package dev.mailqueue.dispatch.control;

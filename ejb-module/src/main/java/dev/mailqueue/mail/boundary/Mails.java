@@ -21,7 +21,8 @@ import dev.mailqueue.mail.control.RequestFingerprint;
 import dev.mailqueue.mail.control.SenderPolicy;
 import dev.mailqueue.queue.control.Enqueued;
 import dev.mailqueue.queue.control.MailGroup;
-import dev.mailqueue.queue.control.MailStore;
+import dev.mailqueue.queue.control.EnqueueStore;
+import dev.mailqueue.queue.control.OperatorStore;
 import dev.mailqueue.queue.control.StoreException;
 import jakarta.annotation.Resource;
 import jakarta.annotation.security.DeclareRoles;
@@ -54,7 +55,10 @@ import java.util.Optional;
 public class Mails implements MailQueueLocal, MailQueueRemote {
 
     @Inject
-    MailStore store;
+    EnqueueStore store;
+
+    @Inject
+    OperatorStore operations;
 
     @Inject
     MailViews views;
@@ -92,9 +96,9 @@ public class Mails implements MailQueueLocal, MailQueueRemote {
         IdempotencyKeys.check(idempotencyKey);
         String scoped = IdempotencyKeys.scoped(caller, idempotencyKey); // one user's key never finds another's mail
         String fingerprint = RequestFingerprint.of(request);
-        Optional<MailStore.EarlierEnqueue> earlier = store.findByIdempotencyKey(scoped);
+        Optional<EnqueueStore.EarlierEnqueue> earlier = store.findByIdempotencyKey(scoped);
         if (earlier.isPresent()) {
-            MailStore.EarlierEnqueue first = earlier.get();
+            EnqueueStore.EarlierEnqueue first = earlier.get();
             if (first.fingerprint() != null && !first.fingerprint().equals(fingerprint)) {
                 throw new IdempotencyKeyReusedException(idempotencyKey, first.first().id());
             }
@@ -107,7 +111,7 @@ public class Mails implements MailQueueLocal, MailQueueRemote {
         try {
             return queue(List.of(factory.create(request, Instant.now(), caller, scoped, fingerprint))).get(0);
         } catch (StoreException e) {
-            if (MailStore.isUniqueViolation(e)) { // a racing duplicate committed first
+            if (EnqueueStore.isUniqueViolation(e)) { // a racing duplicate committed first
                 throw new IdempotencyConflictException(idempotencyKey);
             }
             throw e;
@@ -176,7 +180,7 @@ public class Mails implements MailQueueLocal, MailQueueRemote {
     @Override
     public MailView cancel(long id) throws MailNotFoundException, MailStateException {
         MailView mail = find(id);
-        if (store.cancel(List.of(id), EnumSet.of(MailStatus.QUEUED)) == 0) {
+        if (operations.cancel(List.of(id), EnumSet.of(MailStatus.QUEUED)) == 0) {
             throw new MailStateException(id, find(id).getStatus(), "be cancelled");
         }
         return views.full(id).orElse(mail);

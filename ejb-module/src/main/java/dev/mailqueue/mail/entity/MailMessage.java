@@ -22,7 +22,7 @@ import java.util.List;
  * wall-clock ({@link LocalDateTime} in UTC), so servers in different time zones agree on due times and
  * leases. While {@link MailStatus#SENDING} the row carries a lease: the claimer that owns it and when
  * the lease expires; after that another claimer may take the row over. Every change of a row is made by
- * {@code MailStore} in SQL (it binds times as UTC whatever the JVM's zone); JPA only reads, for views,
+ * the stores of {@code queue.control} in SQL (it binds times as UTC whatever the JVM's zone); JPA only reads, for views,
  * search and statistics.
  */
 @Entity

@@ -38,7 +38,7 @@ public record AccountFilter(List<String> accounts, boolean nullAllowed) {
         if (accounts.isEmpty()) {
             return nullAllowed ? " AND SMTP_ACCOUNT IS NULL" : " AND 1 = 0";
         }
-        String in = "SMTP_ACCOUNT IN (" + LeaseStrategy.marks(accounts.size()) + ")";
+        String in = "SMTP_ACCOUNT IN (" + Sql.marks(accounts.size()) + ")";
         return nullAllowed ? " AND (" + in + " OR SMTP_ACCOUNT IS NULL)" : " AND " + in;
     }
 

@@ -4,7 +4,7 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * One change a claimer makes to the mails it holds, as {@link MailStore#apply} writes it: each is
+ * One change a claimer makes to the mails it holds, as {@link OutcomeStore#apply} writes it: each is
  * conditional on the row still being SENDING under the claimer's lease, so a claimer that lost its
  * lease never overwrites the new owner's row. Written in groups, each group in one short transaction
  * (group commit), in this order: send-started marks, attempts, hand-backs, releases.

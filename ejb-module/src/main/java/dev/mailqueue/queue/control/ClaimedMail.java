@@ -9,8 +9,8 @@ import java.util.Map;
 /**
  * A mail a claimer holds under its lease, as the claim read it: what the composer needs, the recipients
  * an earlier attempt settled, and its parts. The bodies of a large mail are left out of the claim and
- * read when it is composed ({@link MailStore#body}); attachment content is read while DATA is written
- * ({@link MailStore#attachmentContent}), so a claim holds at most {@value MailStore#CLAIM_BODY_CHARS}
+ * read when it is composed ({@link ClaimStore#body}); attachment content is read while DATA is written
+ * ({@link ClaimStore#attachmentContent}), so a claim holds at most {@value ClaimStore#CLAIM_BODY_CHARS}
  * characters of body text a mail and no file content.
  *
  * @param id                the row

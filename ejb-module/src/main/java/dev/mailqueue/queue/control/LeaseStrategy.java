@@ -93,20 +93,6 @@ abstract class LeaseStrategy {
         return found;
     }
 
-    static List<Long> readIds(PreparedStatement pick) throws SQLException {
-        List<Long> ids = new ArrayList<>();
-        try (ResultSet rows = pick.executeQuery()) {
-            while (rows.next()) {
-                ids.add(rows.getLong(1));
-            }
-        }
-        return ids;
-    }
-
-    static String marks(int count) {
-        return String.join(",", Collections.nCopies(count, "?"));
-    }
-
     /** {@code SELECT ... FOR UPDATE SKIP LOCKED}, then one UPDATE of exactly the locked rows. */
     static final class SkipLocked extends LeaseStrategy {
 
@@ -127,14 +113,14 @@ abstract class LeaseStrategy {
                 SqlTime.set(pick, i++, now);
                 i = accounts.bind(pick, i);
                 pick.setInt(i, limit);
-                ids = readIds(pick);
+                ids = Sql.readIds(pick);
             }
             if (ids.isEmpty()) {
                 return ids;
             }
             try (PreparedStatement lease = connection.prepareStatement("UPDATE MAIL_MESSAGE SET STATUS = 'SENDING',"
                     + " LEASE_OWNER = ?, LEASE_EXPIRES_AT = ?, CLAIMED_AT = ?, SEND_STARTED_AT = NULL"
-                    + " WHERE ID IN (" + marks(ids.size()) + ")")) {
+                    + " WHERE ID IN (" + Sql.marks(ids.size()) + ")")) {
                 lease.setString(1, owner);
                 SqlTime.set(lease, 2, expiresAt);
                 SqlTime.set(lease, 3, now);
@@ -178,7 +164,7 @@ abstract class LeaseStrategy {
                         kind.firstRows(DUE.formatted(accounts.sql()), limit))) {
                     SqlTime.set(pick, 1, now);
                     accounts.bind(pick, 2);
-                    candidates = readIds(pick);
+                    candidates = Sql.readIds(pick);
                 }
                 if (candidates.isEmpty()) {
                     return List.of();

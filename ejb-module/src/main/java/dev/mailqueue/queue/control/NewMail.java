@@ -4,7 +4,7 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * A mail about to be queued, as {@link MailStore#enqueue} stores it: everything but its id, which the
+ * A mail about to be queued, as {@link EnqueueStore#enqueue} stores it: everything but its id, which the
  * store assigns. Addresses are bare ({@code local@domain}) and already validated and de-duplicated.
  *
  * @param messageId   the RFC 5322 Message-ID with angle brackets, at most 255 characters

@@ -6,7 +6,7 @@ import java.sql.SQLTransientConnectionException;
 import java.sql.SQLTransientException;
 
 /**
- * The database refused or failed a statement of {@link MailStore}. Unchecked: a caller in a container
+ * The database refused or failed a statement of a store ({@link QueueTables}). Unchecked: a caller in a container
  * transaction lets it roll the transaction back; the dispatcher tells a lost database
  * ({@link #isConnectionFailure}) from a refusal of one statement's data.
  */

@@ -1,6 +1,6 @@
 package dev.mailqueue.retention.control;
 
-import dev.mailqueue.queue.control.MailStore;
+import dev.mailqueue.queue.control.OperatorStore;
 import dev.mailqueue.settings.control.QueueSettings;
 import jakarta.batch.api.chunk.AbstractItemReader;
 import jakarta.batch.runtime.context.StepContext;
@@ -30,7 +30,7 @@ public class RetentionReader extends AbstractItemReader {
     StepContext step;
 
     @Inject
-    MailStore store;
+    OperatorStore store;
 
     private final Deque<Long> page = new ArrayDeque<>();
     private Instant cutoff;

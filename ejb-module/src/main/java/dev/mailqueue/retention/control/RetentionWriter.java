@@ -1,6 +1,6 @@
 package dev.mailqueue.retention.control;
 
-import dev.mailqueue.queue.control.MailStore;
+import dev.mailqueue.queue.control.OperatorStore;
 import jakarta.batch.api.chunk.AbstractItemWriter;
 import jakarta.batch.runtime.context.JobContext;
 import jakarta.batch.runtime.context.StepContext;
@@ -32,7 +32,7 @@ public class RetentionWriter extends AbstractItemWriter {
     StepContext step;
 
     @Inject
-    MailStore store;
+    OperatorStore store;
 
     private long committed;
     private long pending;

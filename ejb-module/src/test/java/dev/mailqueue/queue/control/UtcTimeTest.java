@@ -34,18 +34,19 @@ class UtcTimeTest {
 
     @Test
     void aLeaseWrittenInTheMissingHourRunsOutWhenItShouldNotAnHourEarly() {
-        MailStore store = db.store();
-        db.inTransaction(() -> store.enqueue(TestMails.groups(TestMails.due(mail("dst", 4, IN_THE_GAP), IN_THE_GAP))));
+        EnqueueStore enqueuer = db.enqueueStore();
+        ClaimStore store = db.claimStore();
+        db.inTransaction(() -> enqueuer.enqueue(TestMails.groups(TestMails.due(mail("dst", 4, IN_THE_GAP), IN_THE_GAP))));
         assertThat(db.inTransaction(() -> store.claim("a/s#1", "a/s", IN_THE_GAP.minusSeconds(1), IN_THE_GAP.plusSeconds(59),
                 1, InDoubtPolicy.RESEND, TestMails.ACCOUNTS)).mails()).as("not due a second early").isEmpty();
         List<ClaimedMail> claimed = db.inTransaction(() -> store.claim("a/s#1", "a/s", IN_THE_GAP,
                 IN_THE_GAP.plusSeconds(60), 1, InDoubtPolicy.RESEND, TestMails.ACCOUNTS)).mails();
         assertThat(claimed).singleElement().satisfies(m -> assertThat(m.createdAt()).isEqualTo(IN_THE_GAP));
 
-        MailStore.Claim early = db.inTransaction(() -> store.claim("b/s#2", "b/s", IN_THE_GAP.plusSeconds(30),
+        ClaimStore.Claim early = db.inTransaction(() -> store.claim("b/s#2", "b/s", IN_THE_GAP.plusSeconds(30),
                 IN_THE_GAP.plusSeconds(90), 1, InDoubtPolicy.RESEND, TestMails.ACCOUNTS));
         assertThat(early.takenBack()).as("30 s into a 60 s lease").isZero();
-        MailStore.Claim late = db.inTransaction(() -> store.claim("b/s#2", "b/s", IN_THE_GAP.plusSeconds(61),
+        ClaimStore.Claim late = db.inTransaction(() -> store.claim("b/s#2", "b/s", IN_THE_GAP.plusSeconds(61),
                 IN_THE_GAP.plusSeconds(121), 1, InDoubtPolicy.RESEND, TestMails.ACCOUNTS));
         assertThat(late.takenBack()).as("1 s after the lease ran out").isEqualTo(1);
         assertThat(late.mails()).hasSize(1);

@@ -15,18 +15,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The enqueue on the real schema and database: rows, parts, copies and idempotency keys. */
-class MailStoreEnqueueTest {
+class EnqueueStoreTest {
 
     static final Instant NOW = Instant.parse("2030-03-14T09:26:53Z");
 
     @RegisterExtension
     static final QueueDatabase db = QueueDatabase.perTestClass();
 
-    MailStore cut;
+    EnqueueStore cut;
 
     @BeforeEach
     void store() {
-        cut = db.store();
+        cut = db.enqueueStore();
     }
 
     @Test
@@ -67,7 +67,7 @@ class MailStoreEnqueueTest {
         MailGroup keyed = new MailGroup(List.of(mail("keyed", 4, NOW)), false, "user\tkey-1", "ab".repeat(32));
         Enqueued queued = db.inTransaction(() -> cut.enqueue(List.of(keyed))).get(0).get(0);
 
-        MailStore.EarlierEnqueue earlier = cut.findByIdempotencyKey("user\tkey-1").orElseThrow();
+        EnqueueStore.EarlierEnqueue earlier = cut.findByIdempotencyKey("user\tkey-1").orElseThrow();
         assertThat(earlier.first()).isEqualTo(queued);
         assertThat(earlier.fingerprint()).isEqualTo("ab".repeat(32));
         assertThat(cut.findByIdempotencyKey("other\tkey-1")).isEmpty();
@@ -75,6 +75,6 @@ class MailStoreEnqueueTest {
         MailGroup again = new MailGroup(List.of(mail("keyed again", 4, NOW)), false, "user\tkey-1", "cd".repeat(32));
         assertThatThrownBy(() -> db.inTransaction(() -> cut.enqueue(List.of(again))))
                 .isInstanceOf(StoreException.class)
-                .satisfies(e -> assertThat(MailStore.isUniqueViolation(e)).isTrue());
+                .satisfies(e -> assertThat(EnqueueStore.isUniqueViolation(e)).isTrue());
     }
 }

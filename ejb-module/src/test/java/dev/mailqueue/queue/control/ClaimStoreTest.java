@@ -27,7 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * row, that it takes back the rows of dead claimers (in doubt when their send had begun), and that a
  * live claimer's renewed lease is never taken back.
  */
-class MailStoreClaimTest {
+class ClaimStoreTest {
 
     static final Instant NOW = Instant.parse("2030-03-14T09:26:53Z");
     static final long LEASE_MS = 60_000;
@@ -35,22 +35,26 @@ class MailStoreClaimTest {
     @RegisterExtension
     static final QueueDatabase db = QueueDatabase.perTestClass();
 
-    MailStore cut;
+    ClaimStore cut;
+    EnqueueStore enqueuer;
+    OutcomeStore outcomes;
 
     @BeforeEach
     void store() {
-        cut = db.store();
+        cut = db.claimStore();
+        enqueuer = db.enqueueStore();
+        outcomes = db.outcomeStore();
     }
 
     List<Long> enqueue(dev.mailqueue.queue.control.NewMail... mails) {
-        return db.inTransaction(() -> cut.enqueue(TestMails.groups(mails))).stream().map(g -> g.get(0).id()).toList();
+        return db.inTransaction(() -> enqueuer.enqueue(TestMails.groups(mails))).stream().map(g -> g.get(0).id()).toList();
     }
 
-    MailStore.Claim claim(String owner, int limit, Instant now) {
+    ClaimStore.Claim claim(String owner, int limit, Instant now) {
         return claim(owner, limit, now, InDoubtPolicy.RESEND, TestMails.ACCOUNTS);
     }
 
-    MailStore.Claim claim(String owner, int limit, Instant now, InDoubtPolicy inDoubt, AccountFilter accounts) {
+    ClaimStore.Claim claim(String owner, int limit, Instant now, InDoubtPolicy inDoubt, AccountFilter accounts) {
         return db.inTransaction(() -> cut.claim(owner, "host/server", now, now.plusMillis(LEASE_MS), limit, inDoubt, accounts));
     }
 
@@ -63,7 +67,7 @@ class MailStoreClaimTest {
                 mail("old normal, second id", 4, NOW.minusSeconds(180)),
                 mail("bulk, oldest of all", 0, NOW.minusSeconds(600)));
 
-        MailStore.Claim claim = claim("host/server#1", 3, NOW);
+        ClaimStore.Claim claim = claim("host/server#1", 3, NOW);
 
         assertThat(claim.mails()).extracting(ClaimedMail::subject)
                 .containsExactly("urgent, newest", "oldest normal", "old normal, first id");
@@ -160,7 +164,7 @@ class MailStoreClaimTest {
         long id = enqueue(mail("dead claimer's", 4, NOW)).get(0);
         claim("dead/server#1", 1, NOW);
 
-        MailStore.Claim again = claim("live/server#2", 1, NOW.plusMillis(LEASE_MS + 1));
+        ClaimStore.Claim again = claim("live/server#2", 1, NOW.plusMillis(LEASE_MS + 1));
 
         assertThat(again.takenBack()).isEqualTo(1);
         assertThat(again.mails()).singleElement().satisfies(m -> {
@@ -175,11 +179,11 @@ class MailStoreClaimTest {
         long id = enqueue(mail("dead while sending", 4, NOW)).get(0);
         claim("dead/server#1", 1, NOW);
         db.inTransaction(() -> {
-            cut.apply(List.of(new Change.SendStarted(id, "dead/server#1", NOW.plusSeconds(1))), retry(), InDoubtPolicy.RESEND, false);
+            outcomes.apply(List.of(new Change.SendStarted(id, "dead/server#1", NOW.plusSeconds(1))), retry(), InDoubtPolicy.RESEND, false);
             return null;
         });
 
-        MailStore.Claim again = claim("live/server#2", 1, NOW.plusMillis(LEASE_MS + 1));
+        ClaimStore.Claim again = claim("live/server#2", 1, NOW.plusMillis(LEASE_MS + 1));
 
         assertThat(again.mails()).singleElement().satisfies(m -> assertThat(m.attemptsRemaining()).isEqualTo(4));
         assertThat(db.text("SELECT OUTCOME FROM MAIL_ATTEMPT WHERE MAIL_ID = ?", id)).isEqualTo("IN_DOUBT");
@@ -208,7 +212,7 @@ class MailStoreClaimTest {
         int renewed = db.inTransaction(() -> cut.renew("host/server#1", ids, NOW.plusMillis(2 * LEASE_MS)));
 
         assertThat(renewed).as("only its own row").isEqualTo(1);
-        MailStore.Claim later = claim("host/server#3", 10, NOW.plusMillis(LEASE_MS + 1));
+        ClaimStore.Claim later = claim("host/server#3", 10, NOW.plusMillis(LEASE_MS + 1));
         assertThat(later.takenBack()).as("the other claimer's lease ran out").isEqualTo(1);
         assertThat(later.mails()).extracting(ClaimedMail::id).doesNotContain(first);
         assertThat(db.text("SELECT LEASE_OWNER FROM MAIL_MESSAGE WHERE ID = ?", first)).isEqualTo("host/server#1");
@@ -216,7 +220,7 @@ class MailStoreClaimTest {
 
     @Test
     void claimReadsBodiesPartsAndSettledRecipientsButNotALargeBodyOrFileContent() {
-        String large = "x".repeat(MailStore.CLAIM_BODY_CHARS + 1);
+        String large = "x".repeat(ClaimStore.CLAIM_BODY_CHARS + 1);
         byte[] pdf = "%PDF-1.4".getBytes(StandardCharsets.US_ASCII);
         long small = enqueue(TestMails.content(mail("small", 4, NOW), "text", "<p>html</p>",
                 List.of(new NewMail.Attachment("a.pdf", "application/pdf", pdf)),

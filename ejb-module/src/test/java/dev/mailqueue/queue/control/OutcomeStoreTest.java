@@ -23,7 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * a hand-back, the release of what a claimer never sent, and that a claimer whose lease was taken over
  * never touches the new owner's row.
  */
-class MailStoreRecordTest {
+class OutcomeStoreTest {
 
     static final Instant NOW = Instant.parse("2030-03-14T09:26:53Z");
     static final String OWNER = "host/server#7";
@@ -32,17 +32,21 @@ class MailStoreRecordTest {
     @RegisterExtension
     static final QueueDatabase db = QueueDatabase.perTestClass();
 
-    MailStore cut;
+    OutcomeStore cut;
+    ClaimStore claims;
+    EnqueueStore enqueuer;
 
     @BeforeEach
     void store() {
-        cut = db.store();
+        cut = db.outcomeStore();
+        claims = db.claimStore();
+        enqueuer = db.enqueueStore();
     }
 
     /** @return a mail leased to {@link #OWNER} */
     ClaimedMail leased(NewMail mail) {
-        db.inTransaction(() -> cut.enqueue(TestMails.groups(mail)));
-        return db.inTransaction(() -> cut.claim(OWNER, "host/server", NOW, NOW.plusSeconds(60), 1,
+        db.inTransaction(() -> enqueuer.enqueue(TestMails.groups(mail)));
+        return db.inTransaction(() -> claims.claim(OWNER, "host/server", NOW, NOW.plusSeconds(60), 1,
                 InDoubtPolicy.RESEND, TestMails.ACCOUNTS)).mails().get(0);
     }
 
@@ -166,7 +170,7 @@ class MailStoreRecordTest {
 
         assertThat(status(mail.id())).isEqualTo("SENDING");
         assertThat(db.text("SELECT LEASE_OWNER FROM MAIL_MESSAGE WHERE ID = ?", mail.id())).isEqualTo("new/owner#1");
-        assertThat(db.text("SELECT ERROR FROM MAIL_ATTEMPT WHERE MAIL_ID = ?", mail.id())).contains(MailStore.LEASE_LOST);
+        assertThat(db.text("SELECT ERROR FROM MAIL_ATTEMPT WHERE MAIL_ID = ?", mail.id())).contains(OutcomeStore.LEASE_LOST);
     }
 
     @Test
@@ -193,7 +197,7 @@ class MailStoreRecordTest {
         assertThat(db.number("SELECT COUNT(*) FROM MAIL_RECIPIENT WHERE MAIL_ID = ?", mail.id())).isEqualTo(2);
         assertThat(status(mail.id())).isEqualTo("QUEUED");
 
-        ClaimedMail again = db.inTransaction(() -> cut.claim(OWNER, "host/server", NOW.plus(Duration.ofHours(2)),
+        ClaimedMail again = db.inTransaction(() -> claims.claim(OWNER, "host/server", NOW.plus(Duration.ofHours(2)),
                 NOW.plus(Duration.ofHours(3)), 1, InDoubtPolicy.RESEND, TestMails.ACCOUNTS)).mails().get(0);
         assertThat(again.settled()).containsOnlyKeys("ok@x.example");
         apply(InDoubtPolicy.RESEND, new Change.Attempted(result(again, Verdict.PERMANENT, 550, "refused", List.of(

@@ -21,22 +21,26 @@ import static org.assertj.core.api.Assertions.assertThat;
  * What operators do, on the real schema and database: requeue, cancel, delete and the retention delete,
  * each guarded by the statuses it applies to; and a requeue that can never interleave with a claim.
  */
-class MailStoreOperatorTest {
+class OperatorStoreTest {
 
     static final Instant NOW = Instant.parse("2030-03-14T09:26:53Z");
 
     @RegisterExtension
     static final QueueDatabase db = QueueDatabase.perTestClass();
 
-    MailStore cut;
+    OperatorStore cut;
+    ClaimStore claims;
+    EnqueueStore enqueuer;
 
     @BeforeEach
     void store() {
-        cut = db.store();
+        cut = db.operatorStore();
+        claims = db.claimStore();
+        enqueuer = db.enqueueStore();
     }
 
     long enqueue(NewMail mail) {
-        return db.inTransaction(() -> cut.enqueue(TestMails.groups(mail))).get(0).get(0).id();
+        return db.inTransaction(() -> enqueuer.enqueue(TestMails.groups(mail))).get(0).get(0).id();
     }
 
     void set(long id, MailStatus status) {
@@ -87,14 +91,14 @@ class MailStoreOperatorTest {
         }));
         requeued.await(10, TimeUnit.SECONDS);
         CompletableFuture<List<ClaimedMail>> claimer = CompletableFuture.supplyAsync(() -> db.inTransaction(
-                () -> cut.claim("host/server#1", "host/server", NOW.plusSeconds(1), NOW.plusSeconds(61), 10,
+                () -> claims.claim("host/server#1", "host/server", NOW.plusSeconds(1), NOW.plusSeconds(61), 10,
                         InDoubtPolicy.RESEND, TestMails.ACCOUNTS).mails()));
         List<ClaimedMail> first = claimer.get(20, TimeUnit.SECONDS);
         claimed.countDown();
         operator.get(20, TimeUnit.SECONDS);
 
         List<ClaimedMail> seen = first.isEmpty()
-                ? db.inTransaction(() -> cut.claim("host/server#1", "host/server", NOW.plusSeconds(1), NOW.plusSeconds(61),
+                ? db.inTransaction(() -> claims.claim("host/server#1", "host/server", NOW.plusSeconds(1), NOW.plusSeconds(61),
                 10, InDoubtPolicy.RESEND, TestMails.ACCOUNTS).mails())
                 : first;
         assertThat(seen).singleElement().satisfies(m -> {
@@ -112,7 +116,7 @@ class MailStoreOperatorTest {
         db.update("UPDATE MAIL_MESSAGE SET STATUS = 'SENDING', LEASE_OWNER = 'x#1' WHERE ID = ?", sending);
 
         assertThat(db.inTransaction(() -> cut.cancel(List.of(queued, held, sending), EnumSet.of(MailStatus.QUEUED)))).isEqualTo(1);
-        assertThat(db.inTransaction(() -> cut.cancel(List.of(held, sending), MailStore.CANCELLABLE))).isEqualTo(1);
+        assertThat(db.inTransaction(() -> cut.cancel(List.of(held, sending), OperatorStore.CANCELLABLE))).isEqualTo(1);
         assertThat(status(queued)).isEqualTo("CANCELLED");
         assertThat(status(held)).isEqualTo("CANCELLED");
         assertThat(status(sending)).isEqualTo("SENDING");

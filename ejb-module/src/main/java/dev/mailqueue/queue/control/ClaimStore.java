@@ -1,0 +1,381 @@
+package dev.mailqueue.queue.control;
+
+import dev.mailqueue.mail.entity.AddressLists;
+import dev.mailqueue.mail.entity.AttemptOutcome;
+import dev.mailqueue.mail.entity.RecipientStatus;
+import dev.mailqueue.mail.entity.Texts;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.logging.Logger;
+
+import static dev.mailqueue.queue.control.Sql.*;
+
+/**
+ * Claims due mails under a lease, reads what a claimer needs to send them, and renews a live claimer's
+ * leases. A claim first takes back rows whose lease ran out (their claimer died), as {@link Transition}
+ * says; every change of a leased row is conditional on its lease.
+ */
+@ApplicationScoped
+public class ClaimStore {
+
+    private static final Logger LOG = Logger.getLogger(ClaimStore.class.getName());
+
+    /** The longest text or HTML body, in characters, that a claim reads with the mail; longer ones are read when composed. */
+    public static final int CLAIM_BODY_CHARS = 65_536;
+
+    /** {@code ?}s: status, remaining, error, not-before, id, owner, now. */
+    static final String TAKE_BACK = "UPDATE MAIL_MESSAGE SET STATUS = ?, ATTEMPTS_REMAINING = ?, LAST_ERROR = ?,"
+            + " NOT_BEFORE = ?, LEASE_OWNER = NULL, LEASE_EXPIRES_AT = NULL, SEND_STARTED_AT = NULL"
+            + " WHERE ID = ? AND STATUS = 'SENDING' AND LEASE_OWNER = ? AND LEASE_EXPIRES_AT < ?";
+
+    /**
+     * {@code ?}s: lease expiry, id, owner. By primary key, row by row: a statement that picked the rows by
+     * owner would scan and lock other claimers' rows on Derby, and wait for (or deadlock with) the
+     * journal's writes to them.
+     */
+    static final String RENEW = "UPDATE MAIL_MESSAGE SET LEASE_EXPIRES_AT = ?"
+            + " WHERE ID = ? AND STATUS = 'SENDING' AND LEASE_OWNER = ?";
+
+    /** Claims of this JVM on a database that cannot skip locked rows run one at a time ({@link LeaseStrategy}). */
+    private final Object jvmClaims = new Object();
+
+    @Inject
+    QueueTables tables;
+
+    /**
+     * @param tables the queue's tables, e.g. on a data source of a test
+     * @return a store on them, for use outside a container
+     */
+    public static ClaimStore on(QueueTables tables) {
+        ClaimStore store = new ClaimStore();
+        store.tables = tables;
+        return store;
+    }
+
+    /**
+     * How much work waits, for deciding how many claimers to start.
+     *
+     * @param now now
+     * @param max stop counting at this many, 1 or more
+     * @return due QUEUED rows plus SENDING rows whose lease ran out, each counted up to {@code max}
+     * @throws StoreException when the database fails
+     */
+    public int countClaimable(Instant now, int max) {
+        try (Connection c = tables.connect()) {
+            Dialect d = tables.dialect(c);
+            return count(c, d.kind().firstRows(LeaseStrategy.DUE.formatted(""), max), now)
+                    + count(c, d.kind().firstRows(LeaseStrategy.EXPIRED + " ORDER BY ID", max), now);
+        } catch (SQLException e) {
+            throw new StoreException("could not count the mail due", e);
+        }
+    }
+
+    private static int count(Connection c, String sql, Instant now) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement(sql)) {
+            SqlTime.set(s, 1, now);
+            int n = 0;
+            try (ResultSet r = s.executeQuery()) {
+                while (r.next()) {
+                    n++;
+                }
+            }
+            return n;
+        }
+    }
+
+    /**
+     * What one claim took.
+     *
+     * @param mails     the mails now leased to the claimer, best first
+     * @param takenBack rows whose lease had run out and that this claim put back first
+     */
+    public record Claim(List<ClaimedMail> mails, int takenBack) {
+    }
+
+    /**
+     * Claims due mails for one claimer, in the caller's transaction (which must commit before any mail
+     * is sent): first puts back rows whose lease ran out (their claimer died), as {@link Transition}
+     * says, logging an IN_DOUBT attempt for those whose send had begun; then leases the best due rows
+     * (priority, then age) under a pessimistic row lock ({@link LeaseStrategy}) and reads them.
+     *
+     * @param owner     the lease owner, e.g. {@code host/server#42}, at most 200 characters
+     * @param server    this server, for the attempt log of taken-back rows
+     * @param now       now
+     * @param leaseEnds when the lease runs out unless renewed
+     * @param limit     most rows to lease, 1 or more
+     * @param inDoubt   what becomes of a taken-back row whose send had begun
+     * @param accounts  whose mails to leave in the queue
+     * @return the claim
+     * @throws StoreException when the database fails or a lock cannot be had
+     */
+    public Claim claim(String owner, String server, Instant now, Instant leaseEnds, int limit, InDoubtPolicy inDoubt,
+                       AccountFilter accounts) {
+        try (Connection c = tables.connect()) {
+            Dialect d = tables.dialect(c);
+            if (!d.lease().oneAtATimeInThisJvm()) {
+                return claim(c, d, owner, now, leaseEnds, limit, inDoubt, accounts);
+            }
+            synchronized (jvmClaims) {
+                return claim(c, d, owner, now, leaseEnds, limit, inDoubt, accounts);
+            }
+        } catch (SQLException e) {
+            throw new StoreException("could not claim up to " + limit + " mails for " + owner, e);
+        }
+    }
+
+    private Claim claim(Connection c, Dialect d, String owner, Instant now, Instant leaseEnds, int limit,
+                        InDoubtPolicy inDoubt, AccountFilter accounts) throws SQLException {
+        int takenBack = takeBack(c, d, d.lease().findExpired(c, now), inDoubt, now);
+        List<Long> ids = d.lease().lease(c, owner, now, leaseEnds, limit, accounts);
+        return new Claim(ids.isEmpty() ? List.of() : readClaimed(c, ids), takenBack);
+    }
+
+    private int takeBack(Connection c, Dialect d, List<ExpiredLease> expired, InDoubtPolicy inDoubt, Instant now)
+            throws SQLException {
+        if (expired.isEmpty()) {
+            return 0;
+        }
+        List<Transition> next = new ArrayList<>(expired.size());
+        int[] counts;
+        try (Batch updateBatch = new Batch(c, d.kind(), TAKE_BACK)) {
+            PreparedStatement update = updateBatch.statement();
+            for (ExpiredLease lease : expired) {
+                Transition t = Transition.afterLostLease(lease, inDoubt, now);
+                next.add(t);
+                update.setString(1, t.status().name());
+                update.setInt(2, t.attemptsRemaining());
+                update.setString(3, Texts.clip(t.error(), 2000));
+                SqlTime.set(update, 4, t.notBefore());
+                update.setLong(5, lease.mailId());
+                update.setString(6, lease.owner());
+                SqlTime.set(update, 7, now);
+                updateBatch.add();
+            }
+            counts = updateBatch.execute();
+        }
+        List<AttemptLog.Row> doubts = new ArrayList<>();
+        int taken = 0;
+        for (int i = 0; i < expired.size(); i++) {
+            if (!applied(counts[i])) {
+                continue; // another claimer took it back first
+            }
+            taken++;
+            ExpiredLease lease = expired.get(i);
+            if (lease.inDoubt()) {
+                String note = next.get(i).error();
+                LOG.warning(() -> "Mail " + lease.mailId() + ": " + note);
+                doubts.add(new AttemptLog.Row(lease.mailId(), lease.sendStartedAt(), now, serverOf(lease.owner()),
+                        lease.owner(), AttemptOutcome.IN_DOUBT, null, null, note, null, null));
+            }
+        }
+        AttemptLog.insert(c, d, doubts);
+        return taken;
+    }
+
+    /** @return the server part of a lease owner {@code host/server#execution} */
+    static String serverOf(String owner) {
+        int hash = owner.lastIndexOf('#');
+        return hash > 0 ? owner.substring(0, hash) : owner;
+    }
+
+    private static final String CLAIMED_COLUMNS = "SELECT ID, MESSAGE_ID, CREATED_AT, ATTEMPTS_REMAINING, EXPIRES_AT,"
+            + " FROM_ADDRESS, FROM_NAME, REPLY_TO, TO_ADDRESSES, CC_ADDRESSES, BCC_ADDRESSES, SUBJECT, SMTP_ACCOUNT,"
+            + " LAST_ATTEMPT_AT, HEADER_COUNT, ATTACHMENT_COUNT, LENGTH(TEXT_BODY), LENGTH(HTML_BODY),"
+            + " CASE WHEN LENGTH(TEXT_BODY) <= " + CLAIM_BODY_CHARS + " THEN TEXT_BODY END,"
+            + " CASE WHEN LENGTH(HTML_BODY) <= " + CLAIM_BODY_CHARS + " THEN HTML_BODY END"
+            + " FROM MAIL_MESSAGE WHERE ID IN (%s) ORDER BY PRIORITY DESC, CREATED_AT, ID";
+
+    /** One claimed row while it is read, before its parts are attached. */
+    private record Row(long id, String messageId, Instant createdAt, int attempts, Instant expiresAt, String from,
+                       String fromName, String replyTo, String to, String cc, String bcc, String subject,
+                       String account, boolean attemptedBefore, boolean maybeHeaders, boolean maybeAttachments,
+                       ClaimedMail.Body body) {
+    }
+
+    private List<ClaimedMail> readClaimed(Connection c, List<Long> ids) throws SQLException {
+        List<Row> rows = new ArrayList<>(ids.size());
+        // By id only: this transaction has just leased (and write-locked) these rows; a read that also named
+        // status and owner could take Derby down an index over other claimers' rows and wait for their writers.
+        try (PreparedStatement s = c.prepareStatement(CLAIMED_COLUMNS.formatted(marks(ids.size())))) {
+            int i = 1;
+            for (Long id : ids) {
+                s.setLong(i++, id);
+            }
+            try (ResultSet r = s.executeQuery()) {
+                while (r.next()) {
+                    long textLength = r.getLong(17);
+                    boolean noText = r.wasNull();
+                    long htmlLength = r.getLong(18);
+                    boolean noHtml = r.wasNull();
+                    boolean bodiesRead = (noText || textLength <= CLAIM_BODY_CHARS) && (noHtml || htmlLength <= CLAIM_BODY_CHARS);
+                    ClaimedMail.Body body = bodiesRead ? new ClaimedMail.Body(r.getString(19), r.getString(20)) : null;
+                    int headers = r.getInt(15);
+                    boolean headersUnknown = r.wasNull();
+                    int attachments = r.getInt(16);
+                    boolean attachmentsUnknown = r.wasNull();
+                    rows.add(new Row(r.getLong(1), r.getString(2), SqlTime.get(r, 3), r.getInt(4), SqlTime.get(r, 5),
+                            r.getString(6), r.getString(7), r.getString(8), r.getString(9), r.getString(10),
+                            r.getString(11), r.getString(12), r.getString(13), SqlTime.get(r, 14) != null,
+                            headersUnknown || headers > 0, attachmentsUnknown || attachments > 0, body));
+                }
+            }
+        }
+        Map<Long, Map<String, RecipientStatus>> settled = settledRecipients(c,
+                rows.stream().filter(Row::attemptedBefore).map(Row::id).toList());
+        Map<Long, List<NewMail.Header>> headers = headers(c, rows.stream().filter(Row::maybeHeaders).map(Row::id).toList());
+        Map<Long, List<ClaimedMail.AttachmentInfo>> attachments = attachmentInfos(c,
+                rows.stream().filter(Row::maybeAttachments).map(Row::id).toList());
+        List<ClaimedMail> mails = new ArrayList<>(rows.size());
+        for (Row row : rows) {
+            mails.add(new ClaimedMail(row.id(), row.messageId(), row.createdAt(), row.attempts(), row.expiresAt(),
+                    row.from(), row.fromName(), row.replyTo(), AddressLists.split(row.to()), AddressLists.split(row.cc()),
+                    AddressLists.split(row.bcc()), row.subject(), row.account(),
+                    settled.getOrDefault(row.id(), Map.of()), headers.getOrDefault(row.id(), List.of()),
+                    attachments.getOrDefault(row.id(), List.of()), row.body()));
+        }
+        return mails;
+    }
+
+    /** Recipients that earlier attempts settled (accepted, or refused for good), by lower-case address. */
+    private static Map<Long, Map<String, RecipientStatus>> settledRecipients(Connection c, List<Long> ids) throws SQLException {
+        Map<Long, Map<String, RecipientStatus>> settled = new HashMap<>();
+        if (ids.isEmpty()) {
+            return settled;
+        }
+        try (PreparedStatement s = c.prepareStatement("SELECT MAIL_ID, ADDRESS, STATUS FROM MAIL_RECIPIENT"
+                + " WHERE STATUS <> 'DEFERRED' AND MAIL_ID IN (" + marks(ids.size()) + ")")) {
+            bindIds(s, 1, ids);
+            try (ResultSet r = s.executeQuery()) {
+                while (r.next()) {
+                    settled.computeIfAbsent(r.getLong(1), id -> new HashMap<>())
+                            .put(r.getString(2).toLowerCase(Locale.ROOT), RecipientStatus.valueOf(r.getString(3)));
+                }
+            }
+        }
+        return settled;
+    }
+
+    private static Map<Long, List<NewMail.Header>> headers(Connection c, List<Long> ids) throws SQLException {
+        Map<Long, List<NewMail.Header>> headers = new HashMap<>();
+        if (ids.isEmpty()) {
+            return headers;
+        }
+        try (PreparedStatement s = c.prepareStatement("SELECT MAIL_ID, HEADER_NAME, HEADER_VALUE FROM MAIL_HEADER"
+                + " WHERE MAIL_ID IN (" + marks(ids.size()) + ") ORDER BY MAIL_ID, SEQ_NO")) {
+            bindIds(s, 1, ids);
+            try (ResultSet r = s.executeQuery()) {
+                while (r.next()) {
+                    headers.computeIfAbsent(r.getLong(1), id -> new ArrayList<>())
+                            .add(new NewMail.Header(r.getString(2), r.getString(3)));
+                }
+            }
+        }
+        return headers;
+    }
+
+    private static Map<Long, List<ClaimedMail.AttachmentInfo>> attachmentInfos(Connection c, List<Long> ids)
+            throws SQLException {
+        Map<Long, List<ClaimedMail.AttachmentInfo>> infos = new HashMap<>();
+        if (ids.isEmpty()) {
+            return infos;
+        }
+        try (PreparedStatement s = c.prepareStatement("SELECT MAIL_ID, SEQ_NO, FILE_NAME, CONTENT_TYPE, SIZE_BYTES"
+                + " FROM MAIL_ATTACHMENT WHERE MAIL_ID IN (" + marks(ids.size()) + ") ORDER BY MAIL_ID, SEQ_NO")) {
+            bindIds(s, 1, ids);
+            try (ResultSet r = s.executeQuery()) {
+                while (r.next()) {
+                    infos.computeIfAbsent(r.getLong(1), id -> new ArrayList<>()).add(new ClaimedMail.AttachmentInfo(
+                            r.getInt(2), r.getString(3), r.getString(4), r.getLong(5)));
+                }
+            }
+        }
+        return infos;
+    }
+
+    /**
+     * @param mailId a mail
+     * @return its text and HTML bodies (read alone for a mail whose bodies a claim left out)
+     * @throws StoreException when the database fails or the mail is gone
+     */
+    public ClaimedMail.Body body(long mailId) {
+        try (Connection c = tables.connect();
+             PreparedStatement s = c.prepareStatement("SELECT TEXT_BODY, HTML_BODY FROM MAIL_MESSAGE WHERE ID = ?")) {
+            s.setLong(1, mailId);
+            try (ResultSet r = s.executeQuery()) {
+                if (!r.next()) {
+                    throw new StoreException("mail " + mailId + " is gone", new SQLException("no row", "02000"));
+                }
+                return new ClaimedMail.Body(r.getString(1), r.getString(2));
+            }
+        } catch (SQLException e) {
+            throw new StoreException("could not read the bodies of mail " + mailId, e);
+        }
+    }
+
+    /**
+     * @param mailId a mail
+     * @param seqNo  one of its attachments
+     * @return the attachment's bytes, read when the message's DATA is written
+     * @throws StoreException when the database fails or the attachment is gone
+     */
+    public byte[] attachmentContent(long mailId, int seqNo) {
+        try (Connection c = tables.connect();
+             PreparedStatement s = c.prepareStatement("SELECT CONTENT FROM MAIL_ATTACHMENT WHERE MAIL_ID = ? AND SEQ_NO = ?")) {
+            s.setLong(1, mailId);
+            s.setInt(2, seqNo);
+            try (ResultSet r = s.executeQuery()) {
+                if (!r.next()) {
+                    throw new StoreException("attachment " + seqNo + " of mail " + mailId + " is gone",
+                            new SQLException("no row", "02000"));
+                }
+                return r.getBytes(1);
+            }
+        } catch (SQLException e) {
+            throw new StoreException("could not read attachment " + seqNo + " of mail " + mailId, e);
+        }
+    }
+
+    /**
+     * Renews a live claimer's leases: the rows stay its own for another lease time.
+     *
+     * @param owner the claimer
+     * @param ids   the rows it may still hold
+     * @param until the new expiry
+     * @return rows renewed
+     * @throws StoreException when the database fails
+     */
+    public int renew(String owner, Collection<Long> ids, Instant until) {
+        if (ids.isEmpty()) {
+            return 0;
+        }
+        try (Connection c = tables.connect();
+             Batch batch = new Batch(c, tables.dialect(c).kind(), RENEW)) {
+            PreparedStatement s = batch.statement();
+            for (Long id : ids) {
+                SqlTime.set(s, 1, until);
+                s.setLong(2, id);
+                s.setString(3, owner);
+                batch.add();
+            }
+            int renewed = 0;
+            for (int count : batch.execute()) {
+                renewed += Math.max(0, count);
+            }
+            return renewed;
+        } catch (SQLException e) {
+            throw new StoreException("could not renew the leases of " + owner, e);
+        }
+    }
+}

@@ -1,0 +1,241 @@
+package dev.mailqueue.queue.control;
+
+import dev.mailqueue.api.MailStatus;
+import dev.mailqueue.mail.entity.AddressLists;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import static dev.mailqueue.queue.control.Sql.*;
+
+/**
+ * Puts mails in the queue: inserts them with their attachments and header fields in JDBC batches, and
+ * finds the enqueue an idempotency key was used for.
+ */
+@ApplicationScoped
+public class EnqueueStore {
+
+    static final String INSERT_MAIL = "INSERT INTO MAIL_MESSAGE (ID, MESSAGE_ID, STATUS, PRIORITY, CREATED_AT,"
+            + " NOT_BEFORE, ATTEMPTS_REMAINING, FROM_ADDRESS, FROM_NAME, REPLY_TO, TO_ADDRESSES, CC_ADDRESSES,"
+            + " BCC_ADDRESSES, SUBJECT, TEXT_BODY, HTML_BODY, EXPIRES_AT, IDEMPOTENCY_KEY, IDEMPOTENCY_FINGERPRINT,"
+            + " COPY_OF, SMTP_ACCOUNT, ENQUEUED_BY, HEADER_COUNT, ATTACHMENT_COUNT)"
+            + " VALUES (?, ?, 'QUEUED', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+
+    static final String INSERT_ATTACHMENT = "INSERT INTO MAIL_ATTACHMENT (MAIL_ID, SEQ_NO, FILE_NAME, CONTENT_TYPE,"
+            + " SIZE_BYTES, CONTENT) VALUES (?, ?, ?, ?, ?, ?)";
+
+    static final String INSERT_HEADER = "INSERT INTO MAIL_HEADER (MAIL_ID, SEQ_NO, HEADER_NAME, HEADER_VALUE)"
+            + " VALUES (?, ?, ?, ?)";
+
+    @Inject
+    QueueTables tables;
+
+    /**
+     * @param tables the queue's tables, e.g. on a data source of a test
+     * @return a store on them, for use outside a container
+     */
+    public static EnqueueStore on(QueueTables tables) {
+        EnqueueStore store = new EnqueueStore();
+        store.tables = tables;
+        return store;
+    }
+
+    /**
+     * Inserts the mails of several requests, with their attachments and header fields, in JDBC batches
+     * (one per table), in the caller's transaction.
+     *
+     * @param groups one per request, in order
+     * @return per group, its mails as queued, in order
+     * @throws StoreException when the database refuses, e.g. a repeated idempotency key
+     *                        ({@link #isUniqueViolation})
+     */
+    public List<List<Enqueued>> enqueue(List<MailGroup> groups) {
+        int total = groups.stream().mapToInt(g -> g.mails().size()).sum();
+        try (Connection c = tables.connect()) {
+            Dialect d = tables.dialect(c);
+            long[] ids = d.mailIds().next(c, d.kind(), total);
+            List<List<Enqueued>> result = new ArrayList<>(groups.size());
+            boolean anyParts = false;
+            try (Batch insertBatch = new Batch(c, d.kind(), INSERT_MAIL)) {
+                PreparedStatement insert = insertBatch.statement();
+                int next = 0;
+                for (MailGroup group : groups) {
+                    List<Enqueued> queued = new ArrayList<>(group.mails().size());
+                    long first = ids[next];
+                    for (int k = 0; k < group.mails().size(); k++) {
+                        NewMail mail = group.mails().get(k);
+                        long id = ids[next++];
+                        bindMail(insert, id, mail, k == 0 ? group.idempotencyKey() : null,
+                                k == 0 ? group.fingerprint() : null, group.copies() ? first : null);
+                        insertBatch.add();
+                        queued.add(new Enqueued(id, mail.messageId()));
+                        anyParts |= !mail.attachments().isEmpty() || !mail.headers().isEmpty();
+                    }
+                    result.add(queued);
+                }
+                insertBatch.execute();
+            }
+            if (anyParts) {
+                insertParts(c, groups, ids);
+            }
+            return result;
+        } catch (SQLException e) {
+            throw new StoreException("could not queue " + total + " mails", e);
+        }
+    }
+
+    private static void bindMail(PreparedStatement s, long id, NewMail mail, String key, String fingerprint, Long copyOf)
+            throws SQLException {
+        s.setLong(1, id);
+        s.setString(2, mail.messageId());
+        s.setInt(3, mail.priority());
+        SqlTime.set(s, 4, mail.createdAt());
+        SqlTime.set(s, 5, mail.notBefore());
+        s.setInt(6, mail.attempts());
+        s.setString(7, mail.from());
+        setText(s, 8, mail.fromName());
+        setText(s, 9, mail.replyTo());
+        setText(s, 10, AddressLists.join(mail.to()));
+        setText(s, 11, AddressLists.join(mail.cc()));
+        setText(s, 12, AddressLists.join(mail.bcc()));
+        setText(s, 13, mail.subject());
+        setLongText(s, 14, mail.text());
+        setLongText(s, 15, mail.html());
+        SqlTime.set(s, 16, mail.expiresAt());
+        setText(s, 17, key);
+        setText(s, 18, fingerprint);
+        if (copyOf == null) {
+            s.setNull(19, Types.BIGINT);
+        } else {
+            s.setLong(19, copyOf);
+        }
+        setText(s, 20, mail.account());
+        setText(s, 21, mail.enqueuedBy());
+        s.setInt(22, mail.headers().size());
+        s.setInt(23, mail.attachments().size());
+    }
+
+    private static void insertParts(Connection c, List<MailGroup> groups, long[] ids) throws SQLException {
+        try (PreparedStatement attachments = c.prepareStatement(INSERT_ATTACHMENT);
+             PreparedStatement headers = c.prepareStatement(INSERT_HEADER)) {
+            int next = 0;
+            boolean anyAttachment = false;
+            boolean anyHeader = false;
+            for (MailGroup group : groups) {
+                for (NewMail mail : group.mails()) {
+                    long id = ids[next++];
+                    for (int seq = 0; seq < mail.attachments().size(); seq++) {
+                        NewMail.Attachment a = mail.attachments().get(seq);
+                        attachments.setLong(1, id);
+                        attachments.setInt(2, seq);
+                        attachments.setString(3, a.filename());
+                        attachments.setString(4, a.contentType());
+                        attachments.setLong(5, a.content().length);
+                        attachments.setBytes(6, a.content());
+                        attachments.addBatch();
+                        anyAttachment = true;
+                    }
+                    for (int seq = 0; seq < mail.headers().size(); seq++) {
+                        NewMail.Header h = mail.headers().get(seq);
+                        headers.setLong(1, id);
+                        headers.setInt(2, seq);
+                        headers.setString(3, h.name());
+                        headers.setString(4, h.value());
+                        headers.addBatch();
+                        anyHeader = true;
+                    }
+                }
+            }
+            // A statement is executed only when it has rows: MariaDB Connector/J under Liberty's wrapper
+            // trips over an empty batch.
+            if (anyAttachment) {
+                attachments.executeBatch();
+            }
+            if (anyHeader) {
+                headers.executeBatch();
+            }
+        }
+    }
+
+    /**
+     * An earlier enqueue with the same idempotency key.
+     *
+     * @param first       its first (or only) mail
+     * @param status      the first mail's status now
+     * @param fingerprint the digest of the request that queued it, or null for mail queued before V6
+     * @param copies      its copies, one per recipient, in id order; empty when it queued one mail
+     */
+    public record EarlierEnqueue(Enqueued first, MailStatus status, String fingerprint, List<Copy> copies) {
+    }
+
+    /**
+     * @param mail   a copy as queued
+     * @param status its status now
+     */
+    public record Copy(Enqueued mail, MailStatus status) {
+    }
+
+    /**
+     * @param scopedKey an idempotency key scoped to its user, as stored
+     * @return the enqueue that used it, if any
+     * @throws StoreException when the database fails
+     */
+    public Optional<EarlierEnqueue> findByIdempotencyKey(String scopedKey) {
+        try (Connection c = tables.connect();
+             PreparedStatement s = c.prepareStatement("SELECT ID, MESSAGE_ID, STATUS, IDEMPOTENCY_FINGERPRINT, COPY_OF"
+                     + " FROM MAIL_MESSAGE WHERE IDEMPOTENCY_KEY = ?")) {
+            s.setString(1, scopedKey);
+            Enqueued first;
+            MailStatus status;
+            String fingerprint;
+            Long copyOf;
+            try (ResultSet r = s.executeQuery()) {
+                if (!r.next()) {
+                    return Optional.empty();
+                }
+                first = new Enqueued(r.getLong(1), r.getString(2));
+                status = MailStatus.valueOf(r.getString(3));
+                fingerprint = r.getString(4);
+                long copy = r.getLong(5);
+                copyOf = r.wasNull() ? null : copy;
+            }
+            List<Copy> copies = new ArrayList<>();
+            if (copyOf != null) {
+                try (PreparedStatement q = c.prepareStatement(
+                        "SELECT ID, MESSAGE_ID, STATUS FROM MAIL_MESSAGE WHERE COPY_OF = ? ORDER BY ID")) {
+                    q.setLong(1, copyOf);
+                    try (ResultSet r = q.executeQuery()) {
+                        while (r.next()) {
+                            copies.add(new Copy(new Enqueued(r.getLong(1), r.getString(2)), MailStatus.valueOf(r.getString(3))));
+                        }
+                    }
+                }
+            }
+            return Optional.of(new EarlierEnqueue(first, status, fingerprint, copies));
+        } catch (SQLException e) {
+            throw new StoreException("could not look up an idempotency key", e);
+        }
+    }
+
+    /**
+     * @param failure what an enqueue threw
+     * @return true when a cause is an SQL integrity constraint violation (SQLState class 23), which for
+     *         an insert of new rows with random Message-IDs can only be a repeated idempotency key
+     */
+    public static boolean isUniqueViolation(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof SQLException sql && sql.getSQLState() != null && sql.getSQLState().startsWith("23")) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

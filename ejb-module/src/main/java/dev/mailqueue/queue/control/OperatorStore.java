@@ -1,0 +1,222 @@
+package dev.mailqueue.queue.control;
+
+import dev.mailqueue.api.MailStatus;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+
+import static dev.mailqueue.queue.control.Sql.*;
+
+/**
+ * What operators and the retention job do to mails: requeue, cancel, delete, and delete finished mails
+ * past the retention cutoff. Each statement is guarded by the statuses it applies to, so it never
+ * touches a mail a claimer holds under a lease.
+ */
+@ApplicationScoped
+public class OperatorStore {
+
+    /** Statuses a mail can be requeued from. CANCELLED too: an operator who withdrew a mail by mistake. */
+    public static final Set<MailStatus> REQUEUEABLE = EnumSet.of(MailStatus.FAILED, MailStatus.EXPIRED,
+            MailStatus.HELD, MailStatus.CANCELLED);
+
+    /** Statuses an operator can cancel a mail from: not yet claimed, or held for review. */
+    public static final Set<MailStatus> CANCELLABLE = EnumSet.of(MailStatus.QUEUED, MailStatus.HELD);
+
+    /** Statuses a mail can be deleted in: all but SENDING, whose claimer holds the lease. */
+    public static final Set<MailStatus> DELETABLE = EnumSet.complementOf(EnumSet.of(MailStatus.SENDING));
+
+    /** Final statuses the retention job deletes; live and HELD mails are never deleted. */
+    public static final Set<MailStatus> RETAINED_UNTIL_CUTOFF = EnumSet.of(MailStatus.SENT, MailStatus.FAILED,
+            MailStatus.CANCELLED, MailStatus.EXPIRED);
+
+    @Inject
+    QueueTables tables;
+
+    /**
+     * @param tables the queue's tables, e.g. on a data source of a test
+     * @return a store on them, for use outside a container
+     */
+    public static OperatorStore on(QueueTables tables) {
+        OperatorStore store = new OperatorStore();
+        store.tables = tables;
+        return store;
+    }
+
+    /**
+     * Puts FAILED, EXPIRED, HELD and CANCELLED mails back in the queue as if new: QUEUED, due
+     * {@code now}, {@code attempts} attempts, a new expiry, no lease. Recipients an earlier attempt
+     * refused or deferred are forgotten, so the resend tries them again ("resend only the messages that
+     * bounced", seed 004); recipients that accepted the mail are kept and not sent to again. Each row is
+     * changed by its own guarded UPDATE, and recipient rows are deleted only for the rows that UPDATE
+     * changed, under the row lock it holds until commit: a concurrent claim can never read a mail
+     * half-requeued.
+     *
+     * @param ids       the mails
+     * @param now       now
+     * @param attempts  attempts they get, 1 or more
+     * @param expiresAt their new expiry, or null for none
+     * @return rows changed (the others were in no requeueable status)
+     * @throws StoreException when the database fails
+     */
+    public int requeue(List<Long> ids, Instant now, int attempts, Instant expiresAt) {
+        if (ids.isEmpty()) {
+            return 0;
+        }
+        try (Connection c = tables.connect()) {
+            int changed = 0;
+            for (List<Long> chunk : chunks(ids)) {
+                List<Long> requeued = new ArrayList<>(chunk.size());
+                try (Batch batch = new Batch(c, tables.dialect(c).kind(), "UPDATE MAIL_MESSAGE SET STATUS = 'QUEUED',"
+                        + " ATTEMPTS_REMAINING = ?, NOT_BEFORE = ?, EXPIRES_AT = ?, LEASE_OWNER = NULL,"
+                        + " LEASE_EXPIRES_AT = NULL, SEND_STARTED_AT = NULL WHERE ID = ? AND STATUS IN ("
+                        + literals(REQUEUEABLE) + ")")) {
+                    PreparedStatement s = batch.statement();
+                    for (Long id : chunk) {
+                        s.setInt(1, attempts);
+                        SqlTime.set(s, 2, now);
+                        SqlTime.set(s, 3, expiresAt);
+                        s.setLong(4, id);
+                        batch.add();
+                    }
+                    int[] counts = batch.execute();
+                    for (int i = 0; i < chunk.size(); i++) {
+                        if (counts[i] == Statement.SUCCESS_NO_INFO) {
+                            throw new SQLException("the driver did not report per-row counts of a batched UPDATE"
+                                    + " (MariaDB: set useBulkStmts=false on the data source)", "0A000");
+                        }
+                        if (counts[i] == 1) {
+                            requeued.add(chunk.get(i));
+                        }
+                    }
+                }
+                if (!requeued.isEmpty()) {
+                    try (PreparedStatement s = c.prepareStatement("DELETE FROM MAIL_RECIPIENT WHERE STATUS <> 'SENT'"
+                            + " AND MAIL_ID IN (" + marks(requeued.size()) + ")")) {
+                        bindIds(s, 1, requeued);
+                        s.executeUpdate();
+                    }
+                }
+                changed += requeued.size();
+            }
+            return changed;
+        } catch (SQLException e) {
+            throw new StoreException("could not requeue " + ids.size() + " mails", e);
+        }
+    }
+
+    /**
+     * Cancels mails that are in one of {@code from}.
+     *
+     * @param ids  the mails
+     * @param from the statuses they may be cancelled from: {@link MailStatus#QUEUED} for a sender,
+     *             {@link #CANCELLABLE} for an operator
+     * @return rows changed
+     * @throws StoreException when the database fails
+     */
+    public int cancel(List<Long> ids, Set<MailStatus> from) {
+        return change(ids, "UPDATE MAIL_MESSAGE SET STATUS = 'CANCELLED' WHERE STATUS IN (" + literals(from) + ")",
+                "cancel");
+    }
+
+    /**
+     * Deletes mails in any status but SENDING, with their attempt log, recipients and parts
+     * (ON DELETE CASCADE).
+     *
+     * @param ids the mails
+     * @return mails deleted
+     * @throws StoreException when the database fails
+     */
+    public int delete(List<Long> ids) {
+        return change(ids, "DELETE FROM MAIL_MESSAGE WHERE STATUS IN (" + literals(DELETABLE) + ")", "delete");
+    }
+
+    /**
+     * The retention job's delete: those of {@code ids} that are still finished and whose every time lies
+     * before the cutoff (a mail requeued since it was read stays).
+     *
+     * @param ids    mail ids
+     * @param cutoff rows whose last moment is before this may go
+     * @return mails deleted
+     * @throws StoreException when the database fails
+     */
+    public int deleteFinished(List<Long> ids, Instant cutoff) {
+        if (ids.isEmpty()) {
+            return 0;
+        }
+        try (Connection c = tables.connect()) {
+            int deleted = 0;
+            for (List<Long> chunk : chunks(ids)) {
+                try (PreparedStatement s = c.prepareStatement("DELETE FROM MAIL_MESSAGE WHERE " + FINISHED_BEFORE
+                        + " AND ID IN (" + marks(chunk.size()) + ")")) {
+                    for (int i = 1; i <= 4; i++) {
+                        SqlTime.set(s, i, cutoff);
+                    }
+                    bindIds(s, 5, chunk);
+                    deleted += s.executeUpdate();
+                }
+            }
+            return deleted;
+        } catch (SQLException e) {
+            throw new StoreException("could not delete " + ids.size() + " finished mails", e);
+        }
+    }
+
+    /**
+     * The retention rule as SQL: a final status, and every time of the row before the cutoff;
+     * four {@code ?}s, each the cutoff.
+     */
+    static final String FINISHED_BEFORE = "STATUS IN (" + literals(RETAINED_UNTIL_CUTOFF) + ") AND CREATED_AT < ?"
+            + " AND NOT_BEFORE < ? AND (LAST_ATTEMPT_AT IS NULL OR LAST_ATTEMPT_AT < ?)"
+            + " AND (SENT_AT IS NULL OR SENT_AT < ?)";
+
+    /**
+     * @param cutoff  rows whose last moment is before this may go
+     * @param afterId only ids greater than this, 0 or more (keyset paging)
+     * @param max     most ids, 1 or more
+     * @return ids of mails the retention job may delete, ascending
+     * @throws StoreException when the database fails
+     */
+    public List<Long> finishedBefore(Instant cutoff, long afterId, int max) {
+        try (Connection c = tables.connect()) {
+            Dialect d = tables.dialect(c);
+            try (PreparedStatement s = c.prepareStatement(d.kind().firstRows(
+                    "SELECT ID FROM MAIL_MESSAGE WHERE " + FINISHED_BEFORE + " AND ID > ? ORDER BY ID", max))) {
+                for (int i = 1; i <= 4; i++) {
+                    SqlTime.set(s, i, cutoff);
+                }
+                s.setLong(5, afterId);
+                return readIds(s);
+            }
+        } catch (SQLException e) {
+            throw new StoreException("could not find finished mails", e);
+        }
+    }
+
+    private int change(List<Long> ids, String guardedStatement, String what) {
+        if (ids.isEmpty()) {
+            return 0;
+        }
+        try (Connection c = tables.connect()) {
+            int changed = 0;
+            for (List<Long> chunk : chunks(ids)) {
+                try (PreparedStatement s = c.prepareStatement(guardedStatement + " AND ID IN ("
+                        + marks(chunk.size()) + ")")) {
+                    bindIds(s, 1, chunk);
+                    changed += s.executeUpdate();
+                }
+            }
+            return changed;
+        } catch (SQLException e) {
+            throw new StoreException("could not " + what + " " + ids.size() + " mails", e);
+        }
+    }
+}

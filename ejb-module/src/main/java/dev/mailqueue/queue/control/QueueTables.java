@@ -1,0 +1,65 @@
+package dev.mailqueue.queue.control;
+
+import dev.mailqueue.schema.control.DatabaseKind;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import javax.sql.DataSource;
+import java.sql.Connection;
+import java.sql.SQLException;
+
+/**
+ * The queue's tables on the container's data source ({@code jdbc/mailqueue}), and what kind of database
+ * holds them. The stores of this package ({@link EnqueueStore}, {@link ClaimStore}, {@link OutcomeStore},
+ * {@link OperatorStore}) hold every statement that changes a mail, in plain JDBC, never a provider's
+ * connection: they run on any server and JPA provider. Each store method takes a connection for the
+ * duration of its call; in a JTA transaction (the callers' EJBs begin one) every call joins the same
+ * transaction, so a caller groups calls into one unit of work and decides when it commits. Times are
+ * bound as UTC ({@link SqlTime}).
+ */
+@ApplicationScoped
+public class QueueTables {
+
+    @Resource(lookup = "jdbc/mailqueue")
+    DataSource dataSource;
+
+    private volatile Dialect dialect;
+
+    /**
+     * @param dataSource a data source of the queue's schema
+     * @return the tables on it, e.g. for tests outside a container
+     */
+    public static QueueTables on(DataSource dataSource) {
+        QueueTables tables = new QueueTables();
+        tables.dataSource = dataSource;
+        return tables;
+    }
+
+    /**
+     * @return a connection, enlisted in the caller's transaction if there is one
+     * @throws SQLException when the database cannot be reached
+     */
+    Connection connect() throws SQLException {
+        return dataSource.getConnection();
+    }
+
+    /**
+     * @param c a connection of this data source
+     * @return the database's kind, lease strategy and id sequences, found on first use
+     * @throws SQLException when the database cannot say what it is
+     */
+    Dialect dialect(Connection c) throws SQLException {
+        Dialect d = dialect;
+        if (d == null) {
+            DatabaseKind kind = DatabaseKind.of(c.getMetaData().getDatabaseProductName());
+            d = new Dialect(kind, LeaseStrategy.of(kind), new IdBlocks("MAIL_MESSAGE_SEQ"), new IdBlocks("MAIL_ATTEMPT_SEQ"));
+            synchronized (this) {
+                if (dialect == null) {
+                    dialect = d;
+                }
+                d = dialect;
+            }
+        }
+        return d;
+    }
+}
