@@ -55,23 +55,24 @@ SELECT pg_size_pretty(pg_relation_size('mail_message')) AS heap,
        pg_size_pretty(pg_relation_size('mail_message_claim_ix')) AS claim_ix,
        pg_size_pretty(pg_relation_size('mail_message_lease_ix')) AS lease_ix;
 
-\echo '-- 1. The claim (SkipLockedLease.PICK) as JDBC sends it, now and limit bound, LIMIT 100.'
+\echo '-- 1. The claim (LeaseStrategy.SkipLocked) as JDBC sends it for a server with one account: now, the'
+\echo '--    account and the limit bound, LIMIT 100.'
 \echo '--    Custom plan (what the first executions, and the plan cache here, use). Rolled back: it locks.'
-PREPARE pick(timestamp, int) AS
+PREPARE pick(timestamp, varchar, int) AS
 SELECT ID FROM MAIL_MESSAGE
-WHERE STATUS = 'QUEUED' AND NOT_BEFORE <= $1 AND ATTEMPTS_REMAINING > 0
-ORDER BY PRIORITY DESC, CREATED_AT, ID LIMIT $2 FOR UPDATE SKIP LOCKED;
+WHERE STATUS = 'QUEUED' AND NOT_BEFORE <= $1 AND ATTEMPTS_REMAINING > 0 AND (SMTP_ACCOUNT IN ($2) OR SMTP_ACCOUNT IS NULL)
+ORDER BY PRIORITY DESC, CREATED_AT, ID LIMIT $3 FOR UPDATE SKIP LOCKED;
 BEGIN;
-EXPLAIN (ANALYZE, BUFFERS, COSTS) EXECUTE pick(:'now', 100);
+EXPLAIN (ANALYZE, BUFFERS, COSTS) EXECUTE pick(:'now', 'mailqueue', 100);
 ROLLBACK;
 \echo '--    The same with a forced generic plan (what a server-side prepared statement may settle on).'
 SET plan_cache_mode = force_generic_plan;
 BEGIN;
-EXPLAIN (ANALYZE, BUFFERS, COSTS) EXECUTE pick(:'now', 100);
+EXPLAIN (ANALYZE, BUFFERS, COSTS) EXECUTE pick(:'now', 'mailqueue', 100);
 ROLLBACK;
 RESET plan_cache_mode;
 
-\echo '-- 2. Expired leases no one holds (SkipLockedLease.PICK_EXPIRED), run before every claim; generic plan.'
+\echo '-- 2. Expired leases no one holds (LeaseStrategy.EXPIRED), run before every claim; generic plan.'
 PREPARE pick_expired(timestamp) AS
 SELECT ID FROM MAIL_MESSAGE WHERE STATUS = 'SENDING' AND LEASE_EXPIRES_AT < $1 FOR UPDATE SKIP LOCKED;
 SET plan_cache_mode = force_generic_plan;
@@ -80,17 +81,17 @@ EXPLAIN (ANALYZE, BUFFERS, COSTS) EXECUTE pick_expired(:'now');
 ROLLBACK;
 RESET plan_cache_mode;
 
-\echo '-- 3. What the timer counts every tick (JPQL DUE_IDS, status bound by EclipseLink), after 6 executions.'
-PREPARE due_ids(varchar, timestamp, int, int) AS
-SELECT ID FROM MAIL_MESSAGE WHERE (((STATUS = $1) AND (NOT_BEFORE <= $2)) AND (ATTEMPTS_REMAINING > $3))
-ORDER BY PRIORITY DESC, CREATED_AT, ID LIMIT $4;
-EXECUTE due_ids('QUEUED', :'now', 0, 400) \g /dev/null
-EXECUTE due_ids('QUEUED', :'now', 0, 400) \g /dev/null
-EXECUTE due_ids('QUEUED', :'now', 0, 400) \g /dev/null
-EXECUTE due_ids('QUEUED', :'now', 0, 400) \g /dev/null
-EXECUTE due_ids('QUEUED', :'now', 0, 400) \g /dev/null
-EXECUTE due_ids('QUEUED', :'now', 0, 400) \g /dev/null
-EXPLAIN (ANALYZE, BUFFERS, COSTS) EXECUTE due_ids('QUEUED', :'now', 0, 400);
+\echo '-- 3. What the timer counts every tick (MailStore.countClaimable), after 6 executions.'
+PREPARE due_ids(timestamp) AS
+SELECT ID FROM MAIL_MESSAGE WHERE STATUS = 'QUEUED' AND NOT_BEFORE <= $1 AND ATTEMPTS_REMAINING > 0
+ORDER BY PRIORITY DESC, CREATED_AT, ID LIMIT 400;
+EXECUTE due_ids(:'now') \g /dev/null
+EXECUTE due_ids(:'now') \g /dev/null
+EXECUTE due_ids(:'now') \g /dev/null
+EXECUTE due_ids(:'now') \g /dev/null
+EXECUTE due_ids(:'now') \g /dev/null
+EXECUTE due_ids(:'now') \g /dev/null
+EXPLAIN (ANALYZE, BUFFERS, COSTS) EXECUTE due_ids(:'now');
 SELECT name, generic_plans, custom_plans FROM pg_prepared_statements WHERE name = 'due_ids';
 
 RESET search_path;

@@ -8,18 +8,26 @@
 # (warm-up, bulk enqueue, dispatch, raw Jakarta Mail baseline), stops everything, then prints EXPLAIN
 # ANALYZE of the claim on a 1,000,000-row scratch schema. Output: src/benchmark/target/run-<time>/.
 #
-# Knobs (environment, defaults in brackets): CLAIMERS [4], BATCH_SIZE [100], INTERVAL_MS [500],
-# WARMUP [20000], HTTP_CONNECTIONS [4], EXPLAIN [1; 0 skips it], JFR [0; 1 records Java Flight
-# Recorder profiles of Liberty and of the client while the client runs], QUIET_WAIT_S [600; how long
-# to wait for running test JVMs to finish before measuring anyway].
+# Then, with wrk on the same server: single-mail POST /api/mails (authenticated, 16 connections) next to
+# an unauthenticated GET /health/live, WRK_SECONDS each.
+#
+# Knobs (environment, defaults in brackets): CLAIMERS [4], BATCH_SIZE [100], INTERVAL_MS [5000, the
+# product's default], WARMUP [20000], HTTP_CONNECTIONS [4], WRK_CONNECTIONS [16], WRK_SECONDS [10],
+# LATENCY_MAILS [200], EXPLAIN [1; 0 skips it], JFR [0; 1 records Java Flight Recorder profiles of
+# Liberty and of the client while the client runs], QUIET_WAIT_S [600; how long to wait for running
+# test JVMs to finish before measuring anyway]. It can run again at once: every run empties the
+# queue's tables first.
 set -euo pipefail
 
 MAILS=${1:-20000}
 CLAIMERS=${CLAIMERS:-4}
 BATCH_SIZE=${BATCH_SIZE:-100}
-INTERVAL_MS=${INTERVAL_MS:-500}
+INTERVAL_MS=${INTERVAL_MS:-5000}
 WARMUP=${WARMUP:-20000}
 HTTP_CONNECTIONS=${HTTP_CONNECTIONS:-4}
+WRK_CONNECTIONS=${WRK_CONNECTIONS:-16}
+WRK_SECONDS=${WRK_SECONDS:-10}
+LATENCY_MAILS=${LATENCY_MAILS:-200}
 EXPLAIN=${EXPLAIN:-1}
 JFR=${JFR:-0}
 QUIET_WAIT_S=${QUIET_WAIT_S:-600}
@@ -40,7 +48,12 @@ die() { printf 'run.sh: ERROR: %s\n' "$*" >&2; exit 1; }
 port_busy() { ss -ltnH "sport = :$1" | grep -q .; }
 
 [[ $MAILS =~ ^[1-9][0-9]*$ ]] || die "mails must be a positive number, got '$MAILS'"
-for tool in smtp-sink psql mvn java ss curl; do
+if ! command -v wrk >/dev/null; then
+    say "installing wrk (Debian package) for the single-request phase"
+    apt-get install -y wrk >/dev/null 2>&1 || { apt-get update >/dev/null && apt-get install -y wrk >/dev/null; } \
+        || die "wrk is missing and could not be installed (apt-get install wrk)"
+fi
+for tool in smtp-sink psql mvn java ss curl wrk; do
     command -v "$tool" >/dev/null || die "$tool not found (smtp-sink: apt-get install postfix)"
 done
 "${psql_cmd[@]}" -c 'SELECT 1' >/dev/null || die "PostgreSQL on 127.0.0.1:5432 (database test, user postgres) not reachable"
@@ -100,8 +113,8 @@ sink_pid=$!
 
 # Empty the run server's queue (schema mailqueue only) so runs start alike; the tables exist after the first start.
 if [[ $("${psql_cmd[@]}" -Atc "SELECT to_regclass('mailqueue.mail_message') IS NOT NULL") == t ]]; then
-    say "emptying mailqueue.mail_attempt and mailqueue.mail_message"
-    "${psql_cmd[@]}" -c 'TRUNCATE mailqueue.mail_attempt, mailqueue.mail_message'
+    say "emptying the queue's tables in schema mailqueue"
+    "${psql_cmd[@]}" -c 'TRUNCATE mailqueue.mail_message CASCADE'
 fi
 
 say "starting the server: mvn -P run,postgresql (log: $out/server.log)"
@@ -149,9 +162,9 @@ say "server says: $dispatch_config"
 [[ $dispatch_config == "mail dispatch every $INTERVAL_MS ms, up to $CLAIMERS claimers of $BATCH_SIZE mails"* ]] \
     || die "the server did not take the dispatch settings"
 
+liberty_pid=$(ss -ltnpH "sport = :$HTTP_PORT" | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2)
 client_jfr=()
 if [[ $JFR == 1 ]]; then
-    liberty_pid=$(ss -ltnpH "sport = :$HTTP_PORT" | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2)
     jcmd "$liberty_pid" JFR.start name=benchmark settings=profile filename="$out/liberty.jfr" > "$out/jfr-start.log" 2>&1 \
         || die "could not start JFR in Liberty ($liberty_pid): $(cat "$out/jfr-start.log")"
     client_jfr=(-XX:StartFlightRecording=settings=profile,filename="$out/client.jfr")
@@ -171,6 +184,7 @@ set +e
 java -Xmx1g "${client_jfr[@]}" -cp "$here/target/classes:$here/target/lib/*" dev.mailqueue.benchmark.Benchmark \
     --mails="$MAILS" --warmup-mails="$WARMUP" --http-connections="$HTTP_CONNECTIONS" \
     --claimers="$CLAIMERS" --dispatch-batch-size="$BATCH_SIZE" --dispatch-interval-ms="$INTERVAL_MS" \
+    --latency-mails="$LATENCY_MAILS" --liberty-pid="${liberty_pid:-0}" \
     --api-url="http://localhost:$HTTP_PORT/api/mails" --smtp-host=127.0.0.1 --smtp-port=$SINK_PORT \
     --sink-log="$out/smtp-sink.log" 2>&1 | tee "$out/client.log" | sed -u '/^=== mailqueue throughput benchmark ===/,$d'
 client_status=${PIPESTATUS[0]}
@@ -181,6 +195,39 @@ if [[ -s $out/foreign-jvms.log ]]; then
     under_load="yes"
     say "other JVMs ran during the measurement (see $out/foreign-jvms.log):"
     cut -d' ' -f2- "$out/foreign-jvms.log" | sort | uniq -c | sort -rn | head -5
+fi
+# Single requests: one mail per POST (due tomorrow, so nothing is dispatched meanwhile), authenticated
+# as the run profile's sender, over WRK_CONNECTIONS keep-alive connections; then the unauthenticated
+# liveness check on the same server, the ceiling of what the HTTP stack answers here.
+wrk_figures=""
+if (( client_status == 0 )); then
+    tomorrow=$(date -u -d '+1 day' '+%Y-%m-%dT%H:%M:%SZ')
+    cat > "$out/post.lua" <<LUA
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["Authorization"] = "Basic $(printf 'sender:sender' | base64)"
+wrk.body = '{"from":"bench@mailqueue.test","to":["single@mailqueue.test"],"subject":"single","notBefore":"$tomorrow","text":"$(head -c 1000 /dev/zero | tr '\0' 'x')"}'
+done = function(summary, latency, requests)
+  local bad = summary.errors.status + summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout
+  io.write(string.format("non-2xx or errors: %d\n", bad))
+end
+LUA
+    say "single POST /api/mails: wrk -c $WRK_CONNECTIONS -d ${WRK_SECONDS}s"
+    wrk -t 2 -c "$WRK_CONNECTIONS" -d "${WRK_SECONDS}s" --latency -s "$out/post.lua" "http://localhost:$HTTP_PORT/api/mails" > "$out/wrk-post.txt" 2>&1 || true
+    say "unauthenticated GET /health/live: wrk -c $WRK_CONNECTIONS -d ${WRK_SECONDS}s"
+    wrk -t 2 -c "$WRK_CONNECTIONS" -d "${WRK_SECONDS}s" --latency "http://localhost:$HTTP_PORT/health/live" > "$out/wrk-get.txt" 2>&1 || true
+    post_rate=$(awk '/^Requests\/sec/ {print $2}' "$out/wrk-post.txt")
+    get_rate=$(awk '/^Requests\/sec/ {print $2}' "$out/wrk-get.txt")
+    post_p50=$(awk '/^ +50%/ {print $2}' "$out/wrk-post.txt")
+    post_p99=$(awk '/^ +99%/ {print $2}' "$out/wrk-post.txt")
+    post_bad=$(awk '/^non-2xx or errors:/ {print $4}' "$out/wrk-post.txt")
+    posted=$("${psql_cmd[@]}" -Atc "SELECT count(*) FROM mailqueue.mail_message WHERE subject = 'single'")
+    wrk_figures=$(awk -v p="$post_rate" -v g="$get_rate" -v p50="$post_p50" -v p99="$post_p99" -v bad="$post_bad" \
+        -v posted="$posted" -v c="$WRK_CONNECTIONS" 'BEGIN {
+        printf "single POST         %10s req/s    POST /api/mails of one 1 KB mail, sender:sender, %d connections (p50 %s, p99 %s; %s not 202; %s queued)\n", p, c, p50, p99, bad, posted
+        printf "unauthenticated GET %10s req/s    GET /health/live, %d connections, same server\n", g, c
+        printf "target single POST  %s req/s >= 2,000 and >= half of GET (%.0f %%): %s\n", p, 100 * p / g, (p >= 2000 && p >= g / 2) ? "met" : "MISSED"
+    }')
 fi
 if [[ $JFR == 1 ]]; then
     jcmd "$liberty_pid" JFR.stop name=benchmark > "$out/jfr-stop.log" 2>&1 || say "WARNING: JFR.stop failed"
@@ -222,5 +269,6 @@ fi
     echo "measured            $(date -u '+%Y-%m-%d %H:%M UTC')${under_load:+, UNDER LOAD (other JVMs ran, see above)}"
     echo
     sed -n '/^=== mailqueue throughput benchmark ===/,$p' "$out/client.log"
+    [[ -z $wrk_figures ]] || echo "$wrk_figures"
     [[ -z ${explained:-} ]] || echo "$explained"
 } | tee "$out/summary.txt"

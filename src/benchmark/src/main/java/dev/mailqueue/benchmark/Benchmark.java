@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.time.LocalTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.Locale;
 
 /**
@@ -18,9 +19,11 @@ import java.util.Locale;
  *       after the enqueue will have finished, so that enqueue and dispatch each have the machine to
  *       themselves: enqueue mails/s;</li>
  *   <li>waits until the queue has sent them and reads from their rows the dispatch rate: mails over
- *       the time from their due instant to the last {@code sent_at};</li>
- *   <li>enqueues at a steady rate (half the dispatch rate, due at once) for a few seconds and reads the
- *       enqueue to SMTP-accept latency, {@code sent_at - created_at}, p50/p99;</li>
+ *       the time from the first claim to the last {@code sent_at}; and the CPU time Liberty and
+ *       PostgreSQL used meanwhile;</li>
+ *   <li>enqueues {@code latency-mails} mails one at a time into an idle queue, each after the last was
+ *       sent and a pause, and reads the enqueue to SMTP-accept latency, {@code sent_at - created_at},
+ *       p50/p99;</li>
  *   <li>sends N mails with plain Jakarta Mail into the same sink over as many reused connections as
  *       the server has claimers (after a warm-up): the raw rate;</li>
  *   <li>prints the figures against the targets: dispatch at least 75 % of raw, enqueue at least
@@ -88,19 +91,32 @@ public final class Benchmark {
                     settings.mails(), settings.enqueueBatchSize(), settings.httpConnections(), due, deferMillis / 1e3);
             BulkEnqueuer.Result enqueued = enqueuer.enqueue(runTag, settings.mails(), settings.enqueueBatchSize(), due);
             log("enqueue: done in %.2f s; waiting for dispatch", enqueued.elapsedNanos() / 1e9);
+            Thread.sleep(Math.max(0, Duration.between(Instant.now(), due).toMillis()));
+            double libertyCpu = settings.libertyPid() > 0 ? CpuClock.seconds(settings.libertyPid()) : -1;
+            double postgresCpu = CpuClock.postgresSeconds();
             db.awaitDispatched(settings.mails(), settings.stallTimeoutMillis() + deferMillis, out);
+            Cpu cpu = new Cpu(libertyCpu < 0 ? -1 : CpuClock.seconds(settings.libertyPid()) - libertyCpu,
+                    postgresCpu < 0 ? -1 : CpuClock.postgresSeconds() - postgresCpu);
             long sinkQueue = count(sink) - sinkBefore;
             QueueDatabase.DispatchFigures dispatched = db.figures(runTag);
-            QueueDatabase.ChunkPhases phases = db.chunkPhases(runTag, settings.dispatchBatchSize());
+            QueueDatabase.ClaimerTime claimerTime = db.claimerTime(runTag);
 
-            QueueDatabase.DispatchFigures steady = null;
-            double steadyRate = settings.latencyLoad() * dispatched.mailsPerSecond();
-            int steadyMails = 0;
-            if (settings.latencyMillis() > 0) {
-                log("latency: enqueueing %,.0f mails/s, due at once, for %.1f s", steadyRate, settings.latencyMillis() / 1e3);
-                steadyMails = enqueuer.enqueuePaced(runTag + "l", steadyRate, settings.latencyMillis());
-                db.awaitDispatched(steadyMails, settings.stallTimeoutMillis(), out);
-                steady = db.figures(runTag + "l");
+            QueueDatabase.DispatchFigures idle = null;
+            if (settings.latencyMails() > 0) {
+                log("latency: %d mails, each enqueued alone into an idle queue, %d ms after the last was sent",
+                        settings.latencyMails(), settings.latencyPauseMillis());
+                for (int i = 0; i < settings.latencyMails(); i++) {
+                    Thread.sleep(settings.latencyPauseMillis());
+                    long id = enqueuer.enqueueOne(runTag + "l");
+                    long deadline = System.nanoTime() + settings.stallTimeoutMillis() * 1_000_000L;
+                    while (!"SENT".equals(db.status(id))) {
+                        if (System.nanoTime() > deadline) {
+                            throw new TimeoutException("mail " + id + " of the latency phase was not sent");
+                        }
+                        Thread.sleep(5);
+                    }
+                }
+                idle = db.figures(runTag + "l");
             }
 
             int rawWarmup = Math.min(settings.warmupMails(), settings.mails());
@@ -113,27 +129,35 @@ public final class Benchmark {
             double rawPerSecond = raw.mailsPerSecond(settings.mails());
             long sinkRaw = count(sink) - sinkBeforeRaw;
 
-            return summary(new Figures(enqueued, dispatched, phases, steady, steadyRate, steadyMails, rawPerSecond,
+            return summary(new Figures(enqueued, dispatched, claimerTime, cpu, idle, rawPerSecond,
                     sink == null ? -1 : sinkQueue, sink == null ? -1 : sinkRaw));
         }
     }
 
+    /**
+     * CPU used while the queue dispatched the run.
+     *
+     * @param libertySeconds   by the server's JVM, or -1 when not measured
+     * @param postgresSeconds  by PostgreSQL's processes, or -1 when not measured
+     */
+    private record Cpu(double libertySeconds, double postgresSeconds) {
+    }
+
     /** Everything the summary prints. */
     private record Figures(BulkEnqueuer.Result enqueued, QueueDatabase.DispatchFigures dispatched,
-                           QueueDatabase.ChunkPhases phases, QueueDatabase.DispatchFigures steady,
-                           double steadyRate, int steadyMails, double rawPerSecond, long sinkQueue, long sinkRaw) {
+                           QueueDatabase.ClaimerTime claimerTime, Cpu cpu, QueueDatabase.DispatchFigures idle,
+                           double rawPerSecond, long sinkQueue, long sinkRaw) {
     }
 
     private boolean summary(Figures f) {
         int n = settings.mails();
         QueueDatabase.DispatchFigures d = f.dispatched();
-        QueueDatabase.ChunkPhases phases = f.phases();
+        QueueDatabase.ClaimerTime t = f.claimerTime();
         double enqueueRate = f.enqueued().mailsPerSecond();
         double share = d.mailsPerSecond() / f.rawPerSecond();
-        Duration overlap = Duration.between(d.firstDue(), d.lastCreated());
         boolean complete = d.sent() == n && d.notSent() == 0 && d.attempts() == n && d.sentAttempts() == n
                 && (f.sinkQueue() < 0 || f.sinkQueue() == n) && (f.sinkRaw() < 0 || f.sinkRaw() == n)
-                && (f.steady() == null || f.steady().sent() == f.steadyMails() && f.steady().notSent() == 0);
+                && (f.idle() == null || f.idle().sent() == settings.latencyMails() && f.idle().notSent() == 0);
 
         out.println();
         out.println("=== mailqueue throughput benchmark ===");
@@ -146,25 +170,25 @@ public final class Benchmark {
                         + " connections (request p50 %.0f ms, max %.0f ms)%n",
                 enqueueRate, n, f.enqueued().elapsedNanos() / 1e9, settings.enqueueBatchSize(),
                 settings.httpConnections(), f.enqueued().requestMillisP50(), f.enqueued().requestMillisMax());
-        if (!overlap.isNegative()) {
-            out.printf("                    WARNING: the enqueue ran %d ms past the due instant, so dispatch"
-                    + " overlapped it%n", overlap.toMillis());
-        }
         out.printf("dispatch            %,10.0f mails/s   %,d mails, all due at one instant, the last sent %.2f s"
-                        + " later (p10..p90 of sent_at: %,.0f mails/s; %d claimer executions)%n",
+                        + " after the first claim (p10..p90 of sent_at: %,.0f mails/s; %d claimer executions)%n",
                 d.mailsPerSecond(), d.sent(), d.dispatchSeconds(), d.steadyMailsPerSecond(), d.claimerExecutions());
-        out.printf("claimer time        %.0f %% sending (%d chunks, %.0f ms each, %.2f ms a mail), %.0f %% between"
-                        + " chunks (%.0f ms each: record outcomes, commit, claim, compose)%n",
-                100 * phases.sendingShare(), phases.chunks(), phases.sendingMillisPerChunk(),
-                phases.smtpMillisPerMail(), 100 * (1 - phases.sendingShare()), phases.betweenMillisPerChunk());
+        out.printf("claimer time        %.0f %% in attempts (%.2f ms a mail: compose, SMTP, the mark's commit), %.2f ms"
+                        + " a mail between attempts (claim, journal, batch container)%n",
+                100 * t.attemptShare(), t.attemptMillisPerMail(), t.betweenMillisPerMail());
         out.printf("raw Jakarta Mail    %,10.0f mails/s   %,d mails over %d reused connections into the same sink%n",
                 f.rawPerSecond(), n, settings.claimers());
-        if (f.steady() != null) {
-            QueueDatabase.DispatchFigures s = f.steady();
-            out.printf("latency             p50 %,.0f ms, p99 %,.0f ms, max %,.0f ms   enqueue -> SMTP 250 (sent_at -"
-                            + " created_at) of %,d mails enqueued at %,.0f mails/s (%.0f %% of dispatch), due at once%n",
-                    s.latencyMillisP50(), s.latencyMillisP99(), s.latencyMillisMax(), f.steadyMails(),
-                    f.steadyRate(), 100 * settings.latencyLoad());
+        if (f.cpu().libertySeconds() >= 0 || f.cpu().postgresSeconds() >= 0) {
+            out.printf("CPU per mail        Liberty %.3f ms, PostgreSQL %.3f ms   (CPU time of the dispatch phase / N)%n",
+                    1000 * f.cpu().libertySeconds() / n, 1000 * f.cpu().postgresSeconds() / n);
+        }
+        if (f.idle() != null) {
+            QueueDatabase.DispatchFigures s = f.idle();
+            out.printf("idle latency        p50 %,.0f ms, p99 %,.0f ms, max %,.0f ms   enqueue -> SMTP 250 (sent_at -"
+                            + " created_at) of %,d mails, each enqueued alone into an idle queue%n",
+                    s.latencyMillisP50(), s.latencyMillisP99(), s.latencyMillisMax(), s.sent());
+            out.printf("target latency      p50 %,.0f ms <= 100, p99 %,.0f ms <= 500: %s%n", s.latencyMillisP50(),
+                    s.latencyMillisP99(), verdict(s.latencyMillisP50() <= 100 && s.latencyMillisP99() <= 500));
         }
         out.printf("target enqueue      %,.0f mails/s >= %,.0f: %s%n", enqueueRate, ENQUEUE_TARGET_PER_SECOND,
                 verdict(enqueueRate >= ENQUEUE_TARGET_PER_SECOND));

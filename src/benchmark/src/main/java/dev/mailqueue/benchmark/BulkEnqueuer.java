@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
 /**
  * Enqueues mails through {@code POST /api/mails/batch}: either as fast as it goes, a batch per
  * request over a few concurrent HTTP/1.1 connections (one thread each, each sending its next batch
- * when the last one was answered), or paced, a small batch every 100 ms. Request bodies are built
+ * when the last one was answered), or one mail at a time through {@code POST /api/mails}. Request bodies are built
  * before the clock starts; every mail of a batch is different, and all batches carry the same mails
  * (the server gives each its own id and Message-ID).
  */
@@ -33,6 +33,7 @@ public final class BulkEnqueuer {
             .encodeToString("sender:sender".getBytes(java.nio.charset.StandardCharsets.UTF_8));
 
     private final URI batchUri;
+    private final URI singleUri;
     private final int connections;
     private final HttpClient http;
 
@@ -42,6 +43,7 @@ public final class BulkEnqueuer {
      */
     public BulkEnqueuer(String apiUrl, int connections) {
         this.batchUri = URI.create(apiUrl + "/batch");
+        this.singleUri = URI.create(apiUrl);
         this.connections = connections;
         this.http = HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_1_1)
@@ -111,31 +113,26 @@ public final class BulkEnqueuer {
     }
 
     /**
-     * Enqueues at a steady rate, due at once: every 100 ms a batch of {@code perSecond / 10} mails
-     * (at least 1) over one connection, on a fixed schedule (a late batch is not made up for).
+     * Enqueues one mail, due at once, through {@code POST /api/mails}.
      *
-     * @param tag            first word of every mail's subject
-     * @param perSecond      target rate
-     * @param durationMillis how long to keep it up
-     * @return mails enqueued
-     * @throws IOException          when a request fails
-     * @throws InterruptedException when interrupted while waiting
+     * @param tag first word of its subject
+     * @return its id
+     * @throws IOException          when the request fails or is not answered with 202
+     * @throws InterruptedException when interrupted while waiting for the answer
      */
-    public int enqueuePaced(String tag, double perSecond, long durationMillis) throws IOException, InterruptedException {
-        int batchSize = (int) Math.max(1, Math.min(1000, Math.round(perSecond / 10)));
-        byte[] body = TestMail.batchJson(tag, batchSize, null);
-        long periodNanos = 100_000_000L;
-        long start = System.nanoTime();
-        int sent = 0;
-        for (long tick = 0; tick * periodNanos < durationMillis * 1_000_000L; tick++) {
-            long wait = start + tick * periodNanos - System.nanoTime();
-            if (wait > 0) {
-                Thread.sleep(wait / 1_000_000L, (int) (wait % 1_000_000L));
-            }
-            post(body, batchSize);
-            sent += batchSize;
+    public long enqueueOne(String tag) throws IOException, InterruptedException {
+        HttpRequest request = HttpRequest.newBuilder(singleUri)
+                .timeout(Duration.ofSeconds(30))
+                .header("Content-Type", "application/json")
+                .header("Authorization", AUTHORIZATION)
+                .POST(HttpRequest.BodyPublishers.ofByteArray(TestMail.singleJson(tag)))
+                .build();
+        HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+        Matcher id = ID.matcher(response.body());
+        if (response.statusCode() != 202 || !id.find()) {
+            throw new IOException("POST " + singleUri + " answered " + response.statusCode() + ": " + abbreviate(response.body()));
         }
-        return sent;
+        return Long.parseLong(id.group(1));
     }
 
     /** Sends one batch and checks the answer: 202 with one receipt (an id) per mail. */

@@ -26,7 +26,7 @@ public final class QueueDatabase implements AutoCloseable {
     private static final String FIGURES = """
             SELECT count(*) FILTER (WHERE status = 'SENT'),
                    count(*) FILTER (WHERE status <> 'SENT'),
-                   min(not_before), min(created_at), max(created_at), max(sent_at),
+                   min(claimed_at), min(created_at), max(created_at), max(sent_at),
                    percentile_disc(0.1) WITHIN GROUP (ORDER BY sent_at),
                    percentile_disc(0.9) WITHIN GROUP (ORDER BY sent_at),
                    percentile_cont(0.5) WITHIN GROUP (ORDER BY EXTRACT(EPOCH FROM sent_at - created_at)),
@@ -39,27 +39,21 @@ public final class QueueDatabase implements AutoCloseable {
             FROM mail_attempt a JOIN mail_message m ON m.id = a.mail_id WHERE m.subject LIKE ?""";
 
     /**
-     * The chunks of the run, from the attempt log: a claimer (job execution, its lease owner) sends
-     * chunk after chunk of batch-size mails, so its attempts in start order, cut every batch-size,
-     * are its chunks. Within a chunk the attempts are the SMTP sends, back to back; the gap to its next
-     * chunk is everything else: recording the outcomes, the chunk commit, the next claim, composing.
+     * How the claimers spent their time, from the attempt log: per claimer (job execution, its lease
+     * owner), the span from its first attempt's start to its last attempt's end, and within it the
+     * attempts' own time (compose, MAIL, RCPT, DATA, the wait for the send-started mark, the reply);
+     * the rest is between attempts: the next claim, handing the outcome to the journal, the batch
+     * container.
      */
-    private static final String CHUNKS = """
-            WITH attempt AS (
-                SELECT a.lease_owner, a.started_at, a.finished_at,
-                       (row_number() OVER (PARTITION BY a.lease_owner ORDER BY a.started_at, a.id) - 1) / ? AS chunk
-                FROM mail_attempt a JOIN mail_message m ON m.id = a.mail_id WHERE m.subject LIKE ?),
-            chunk AS (
-                SELECT lease_owner, chunk, count(*) AS mails, min(started_at) AS first_start,
-                       max(finished_at) AS last_finish, sum(finished_at - started_at) AS smtp
-                FROM attempt GROUP BY lease_owner, chunk),
-            gap AS (
-                SELECT *, lead(first_start) OVER (PARTITION BY lease_owner ORDER BY chunk) - last_finish AS gap
-                FROM chunk)
-            SELECT count(*), count(gap),
-                   EXTRACT(EPOCH FROM sum(last_finish - first_start)), EXTRACT(EPOCH FROM sum(smtp)),
-                   EXTRACT(EPOCH FROM sum(gap)), sum(mails)
-            FROM gap""";
+    private static final String CLAIMER_TIME = """
+            SELECT count(*), sum(mails), EXTRACT(EPOCH FROM sum(span)), EXTRACT(EPOCH FROM sum(smtp))
+            FROM (SELECT a.lease_owner, count(*) AS mails, max(a.finished_at) - min(a.started_at) AS span,
+                         sum(a.finished_at - a.started_at) AS smtp
+                  FROM mail_attempt a JOIN mail_message m ON m.id = a.mail_id WHERE m.subject LIKE ?
+                  GROUP BY a.lease_owner) per_claimer""";
+
+    /** One mail's state, by id. */
+    private static final String STATUS = "SELECT status FROM mail_message WHERE id = ?";
 
     private final Connection connection;
 
@@ -83,7 +77,7 @@ public final class QueueDatabase implements AutoCloseable {
      *                             or failed first)
      * @param sentAttempts         attempts that ended with the server's 250
      * @param claimerExecutions    distinct lease owners in the attempt log, i.e. dispatch job executions
-     * @param firstDue             earliest {@code not_before}: when the first mail became due
+     * @param firstClaimed         earliest {@code claimed_at}: when the first claimer took one
      * @param firstCreated         earliest {@code created_at}
      * @param lastCreated          latest {@code created_at}
      * @param lastSent             latest {@code sent_at}
@@ -94,13 +88,13 @@ public final class QueueDatabase implements AutoCloseable {
      * @param latencyMillisMax     largest {@code sent_at - created_at}
      */
     public record DispatchFigures(long sent, long notSent, long attempts, long sentAttempts, long claimerExecutions,
-                                  LocalDateTime firstDue, LocalDateTime firstCreated, LocalDateTime lastCreated,
+                                  LocalDateTime firstClaimed, LocalDateTime firstCreated, LocalDateTime lastCreated,
                                   LocalDateTime lastSent, LocalDateTime sentP10, LocalDateTime sentP90,
                                   double latencyMillisP50, double latencyMillisP99, double latencyMillisMax) {
 
-        /** @return SENT mails per second from the first mail becoming due to the last one sent */
+        /** @return SENT mails per second from the first claim to the last mail sent */
         public double mailsPerSecond() {
-            return sent / seconds(firstDue, lastSent);
+            return sent / seconds(firstClaimed, lastSent);
         }
 
         /** @return mails per second between the 10th and the 90th percentile of sent_at (start and tail cut off) */
@@ -108,9 +102,9 @@ public final class QueueDatabase implements AutoCloseable {
             return 0.8 * sent / seconds(sentP10, sentP90);
         }
 
-        /** @return seconds from the first mail becoming due to the last one sent */
+        /** @return seconds from the first claim to the last mail sent */
         public double dispatchSeconds() {
-            return seconds(firstDue, lastSent);
+            return seconds(firstClaimed, lastSent);
         }
 
         private static double seconds(LocalDateTime from, LocalDateTime to) {
@@ -121,51 +115,54 @@ public final class QueueDatabase implements AutoCloseable {
     /**
      * How the claimers spent their time, from the attempt log.
      *
-     * @param chunks           chunks sent
-     * @param sendingSeconds   sum over chunks of first attempt start to last attempt end: the writer's send loop
-     * @param smtpSeconds      sum of the attempts' own time (connect if needed, MAIL, RCPT, DATA, 250)
-     * @param betweenSeconds   sum of the gaps between a claimer's chunks: record, commit, claim, compose
-     * @param gaps             number of those gaps (chunks minus claimers)
-     * @param mails            attempts counted
+     * @param claimers     claimers (job executions) that made attempts
+     * @param mails        attempts counted
+     * @param spanSeconds  sum over claimers of first attempt start to last attempt end
+     * @param smtpSeconds  sum of the attempts' own time
      */
-    public record ChunkPhases(long chunks, double sendingSeconds, double smtpSeconds, double betweenSeconds,
-                              long gaps, long mails) {
+    public record ClaimerTime(long claimers, long mails, double spanSeconds, double smtpSeconds) {
 
-        /** @return share of a claimer's time (sending plus between chunks) spent sending */
-        public double sendingShare() {
-            return sendingSeconds / (sendingSeconds + betweenSeconds);
+        /** @return share of the claimers' time spent in attempts */
+        public double attemptShare() {
+            return smtpSeconds / spanSeconds;
         }
 
-        /** @return mean milliseconds a chunk takes to send */
-        public double sendingMillisPerChunk() {
-            return 1000 * sendingSeconds / chunks;
-        }
-
-        /** @return mean milliseconds from the end of one chunk's sending to the start of the next one's */
-        public double betweenMillisPerChunk() {
-            return gaps == 0 ? 0 : 1000 * betweenSeconds / gaps;
-        }
-
-        /** @return mean milliseconds of one SMTP send */
-        public double smtpMillisPerMail() {
+        /** @return mean milliseconds of one attempt */
+        public double attemptMillisPerMail() {
             return 1000 * smtpSeconds / mails;
+        }
+
+        /** @return mean milliseconds a claimer spent between two attempts */
+        public double betweenMillisPerMail() {
+            return 1000 * (spanSeconds - smtpSeconds) / Math.max(1, mails - claimers);
         }
     }
 
     /**
-     * @param tag       the first word of the run's subjects
-     * @param batchSize the server's mails per chunk
-     * @return the claimers' time split into sending and between chunks
+     * @param tag the first word of the run's subjects
+     * @return how the claimers spent their time
      * @throws SQLException when the query fails
      */
-    public ChunkPhases chunkPhases(String tag, int batchSize) throws SQLException {
-        try (PreparedStatement query = connection.prepareStatement(CHUNKS)) {
-            query.setInt(1, batchSize);
-            query.setString(2, tag + " %");
+    public ClaimerTime claimerTime(String tag) throws SQLException {
+        try (PreparedStatement query = connection.prepareStatement(CLAIMER_TIME)) {
+            query.setString(1, tag + " %");
             try (ResultSet row = query.executeQuery()) {
                 row.next();
-                return new ChunkPhases(row.getLong(1), row.getDouble(3), row.getDouble(4), row.getDouble(5),
-                        row.getLong(2), row.getLong(6));
+                return new ClaimerTime(row.getLong(1), row.getLong(2), row.getDouble(3), row.getDouble(4));
+            }
+        }
+    }
+
+    /**
+     * @param id a mail's id
+     * @return its status now, or null when there is no such mail
+     * @throws SQLException when the query fails
+     */
+    public String status(long id) throws SQLException {
+        try (PreparedStatement query = connection.prepareStatement(STATUS)) {
+            query.setLong(1, id);
+            try (ResultSet row = query.executeQuery()) {
+                return row.next() ? row.getString(1) : null;
             }
         }
     }

@@ -24,13 +24,14 @@ import java.util.Map;
  * @param smtpPort              the sink's port
  * @param sinkLog               smtp-sink's {@code -c} output, to count what it received; null to skip
  * @param stallTimeoutMillis    give up waiting for dispatch when no mail was sent for this long
- * @param latencyMillis         how long the steady load of the latency phase lasts
- * @param latencyLoad           its rate, as a fraction of the measured dispatch rate
+ * @param latencyMails          mails of the latency phase: each enqueued alone into an idle queue
+ * @param latencyPauseMillis    the pause after each of them is sent, so the queue is idle again
+ * @param libertyPid            the server's JVM, for its CPU time; 0 to skip
  */
 public record Settings(int mails, int warmupMails, int enqueueBatchSize, int httpConnections, int claimers,
                        int dispatchBatchSize, long dispatchIntervalMillis, String apiUrl, String jdbcUrl,
                        String dbUser, String dbPassword, String smtpHost, int smtpPort, Path sinkLog,
-                       long stallTimeoutMillis, long latencyMillis, double latencyLoad) {
+                       long stallTimeoutMillis, int latencyMails, long latencyPauseMillis, long libertyPid) {
 
     private static final Map<String, String> DEFAULTS = Map.ofEntries(
             Map.entry("mails", "20000"),
@@ -39,7 +40,7 @@ public record Settings(int mails, int warmupMails, int enqueueBatchSize, int htt
             Map.entry("http-connections", "4"),
             Map.entry("claimers", "4"),
             Map.entry("dispatch-batch-size", "100"),
-            Map.entry("dispatch-interval-ms", "500"),
+            Map.entry("dispatch-interval-ms", "5000"),
             Map.entry("api-url", "http://localhost:9080/api/mails"),
             Map.entry("jdbc-url", "jdbc:postgresql://127.0.0.1:5432/test?currentSchema=mailqueue"),
             Map.entry("db-user", "postgres"),
@@ -48,8 +49,9 @@ public record Settings(int mails, int warmupMails, int enqueueBatchSize, int htt
             Map.entry("smtp-port", "2525"),
             Map.entry("sink-log", ""),
             Map.entry("stall-timeout-ms", "60000"),
-            Map.entry("latency-ms", "10000"),
-            Map.entry("latency-load", "0.5"));
+            Map.entry("latency-mails", "200"),
+            Map.entry("latency-pause-ms", "300"),
+            Map.entry("liberty-pid", "0"));
 
     /**
      * @param args {@code --name=value} pairs; names as in {@link #DEFAULTS}
@@ -86,8 +88,9 @@ public record Settings(int mails, int warmupMails, int enqueueBatchSize, int htt
                 Integer.parseInt(values.get("smtp-port")),
                 sinkLog.isEmpty() ? null : Path.of(sinkLog),
                 Long.parseLong(values.get("stall-timeout-ms")),
-                Long.parseLong(values.get("latency-ms")),
-                Double.parseDouble(values.get("latency-load")));
+                Integer.parseInt(values.get("latency-mails")),
+                Long.parseLong(values.get("latency-pause-ms")),
+                Long.parseLong(values.get("liberty-pid")));
         settings.check();
         return settings;
     }
@@ -99,8 +102,8 @@ public record Settings(int mails, int warmupMails, int enqueueBatchSize, int htt
         require(httpConnections >= 1, "http-connections must be at least 1");
         require(claimers >= 1, "claimers must be at least 1");
         require(stallTimeoutMillis >= 1000, "stall-timeout-ms must be at least 1000");
-        require(latencyMillis >= 0, "latency-ms must not be negative");
-        require(latencyLoad > 0 && latencyLoad <= 1, "latency-load must be in (0, 1]");
+        require(latencyMails >= 0, "latency-mails must not be negative");
+        require(latencyPauseMillis >= 0, "latency-pause-ms must not be negative");
     }
 
     private static void require(boolean ok, String message) {

@@ -44,6 +44,14 @@ public final class TestMail {
     }
 
     /**
+     * @param tag first word of the subject
+     * @return the JSON of one mail, due at once, as {@code POST /api/mails} takes it
+     */
+    static byte[] singleJson(String tag) {
+        return json(tag, 0, null).getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
      * @param tag       first word of every subject
      * @param count     mails in the batch
      * @param notBefore when the mails become due, or null for at once
