@@ -8,6 +8,7 @@ import dev.mailqueue.api.MailStateException;
 import dev.mailqueue.api.MailRequest;
 import dev.mailqueue.api.MailView;
 import dev.mailqueue.api.SenderNotAllowedException;
+import dev.mailqueue.log.control.LogText;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.ws.rs.Consumes;
@@ -71,7 +72,8 @@ public class MailsResource {
         try {
             receipt = mails.enqueue(request, idempotencyKey);
         } catch (IdempotencyConflictException raced) {
-            LOG.info(() -> "Idempotency key " + idempotencyKey + ": a concurrent duplicate committed first; answering with its mail");
+            LOG.info(() -> "Idempotency key " + LogText.escape(idempotencyKey)
+                    + ": a concurrent duplicate committed first; answering with its mail");
             try {
                 receipt = mails.enqueue(request, idempotencyKey); // the winner has committed: its mail
             } catch (IdempotencyConflictException again) {
