@@ -1,6 +1,7 @@
 package dev.mailqueue.admin.boundary;
 
 import dev.mailqueue.admin.control.BulkActions;
+import dev.mailqueue.admin.control.FilterRules;
 import dev.mailqueue.admin.control.MailSearch;
 import dev.mailqueue.admin.control.StatisticsReader;
 import dev.mailqueue.api.AttemptView;
@@ -12,6 +13,7 @@ import dev.mailqueue.api.MailPage;
 import dev.mailqueue.api.MailStateException;
 import dev.mailqueue.api.MailView;
 import dev.mailqueue.api.QueueStatistics;
+import dev.mailqueue.log.control.LogText;
 import dev.mailqueue.mail.boundary.Roles;
 import dev.mailqueue.mail.control.MailViews;
 import dev.mailqueue.mail.entity.MailAttempt;
@@ -31,8 +33,10 @@ import java.util.logging.Logger;
 
 /**
  * The operator's facade ({@link dev.mailqueue.api.MailAdmin}): search, requeue, cancel, delete, attempt
- * logs and statistics. Only {@code mail-admin} may call it. Bulk actions run as one statement each in
- * the caller's transaction (REQUIRED) and are logged with the operator's name and the rows changed.
+ * logs and statistics. Only {@code mail-admin} may call it. A filter's criteria are checked first
+ * ({@link FilterRules}: a blank or unstorable criterion is an {@link InvalidFilterException} naming it).
+ * Bulk actions run in the caller's transaction (REQUIRED) and are logged with the operator's name and
+ * the rows changed.
  */
 @Stateless
 @DeclareRoles({Roles.SENDER, Roles.ADMIN})
@@ -57,16 +61,19 @@ public class QueueAdministration implements MailAdminLocal, MailAdminRemote {
 
     @Override
     public int requeue(MailFilter filter) throws InvalidFilterException {
+        FilterRules.check(filter);
         return logged("requeued", actions.requeue(em, filter, Utc.now()));
     }
 
     @Override
     public int cancel(MailFilter filter) throws InvalidFilterException {
+        FilterRules.check(filter);
         return logged("cancelled", actions.cancel(em, filter));
     }
 
     @Override
     public int delete(MailFilter filter) throws InvalidFilterException {
+        FilterRules.check(filter);
         return logged("deleted", actions.delete(em, filter));
     }
 
@@ -133,7 +140,7 @@ public class QueueAdministration implements MailAdminLocal, MailAdminRemote {
     }
 
     private int logged(String what, int rows) {
-        LOG.info(() -> context.getCallerPrincipal().getName() + " " + what + " " + rows + " mail(s)");
+        LOG.info(() -> LogText.escape(context.getCallerPrincipal().getName()) + " " + what + " " + rows + " mail(s)");
         return rows;
     }
 
