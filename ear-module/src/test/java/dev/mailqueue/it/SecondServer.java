@@ -31,6 +31,39 @@ final class SecondServer implements AutoCloseable {
      * it, starts it, and waits until its REST API answers.
      */
     static SecondServer start() throws IOException, InterruptedException {
+        prepare(java.util.function.UnaryOperator.identity());
+        run("start");
+        await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
+                .until(() -> {
+                    HttpResponse<String> answer = QueueApi.getFrom(BASE, "/api/mails/1");
+                    return answer.headers().firstValue("Content-Type").orElse("").contains("json");
+                });
+        return new SecondServer();
+    }
+
+    /**
+     * Creates and starts the server as {@link #start()} does, but with its test overrides
+     * ({@code configDropins/overrides/integration-tests.xml}) edited first, e.g. a secret taken out; waits
+     * only until the queue application has started or failed to start, as its log says.
+     *
+     * @param editOverrides turns the overrides' text into the text the server gets
+     * @return the running server; its log is {@link #log()}
+     */
+    static SecondServer startEdited(java.util.function.UnaryOperator<String> editOverrides)
+            throws IOException, InterruptedException {
+        prepare(editOverrides);
+        run("start");
+        await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
+                .until(() -> Files.readString(log()).matches("(?s).*CWWKZ000[12][IE]: .*mailqueue.*"));
+        return new SecondServer();
+    }
+
+    /** @return the server's messages.log */
+    static Path log() {
+        return Path.of(System.getProperty("it.wlp.home"), "usr", "servers", NAME, "logs", "messages.log");
+    }
+
+    private static void prepare(java.util.function.UnaryOperator<String> editOverrides) throws IOException, InterruptedException {
         Path servers = Path.of(System.getProperty("it.wlp.home"), "usr", "servers");
         Path dir = servers.resolve(NAME);
         if (Files.isDirectory(dir)) {
@@ -46,13 +79,8 @@ final class SecondServer implements AutoCloseable {
         Files.copy(Path.of(System.getProperty("it.ear")), dir.resolve("apps").resolve("mailqueue.ear"),
                 StandardCopyOption.REPLACE_EXISTING);
         // server.xml configures apps/mailqueue.ear, with its role mapping.
-        run("start");
-        await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
-                .until(() -> {
-                    HttpResponse<String> answer = QueueApi.getFrom(BASE, "/api/mails/1");
-                    return answer.headers().firstValue("Content-Type").orElse("").contains("json");
-                });
-        return new SecondServer();
+        Path overrides = dir.resolve("configDropins").resolve("overrides").resolve("integration-tests.xml");
+        Files.writeString(overrides, editOverrides.apply(Files.readString(overrides)));
     }
 
     @Override

@@ -44,7 +44,6 @@ public class BasicAuthentication implements HttpAuthenticationMechanism {
     /** The realm named in the challenge, as web.xml's login-config named it. */
     static final String REALM = "mailqueue";
 
-
     @Inject
     Instance<IdentityStoreHandler> identityStores;
 
