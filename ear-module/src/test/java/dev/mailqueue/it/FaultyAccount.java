@@ -3,7 +3,8 @@ package dev.mailqueue.it;
 /**
  * Configuration of the second test server for the fault tests: an SMTP account {@code faulty} that only
  * the second server has (so only it claims that account's mail; the first server leaves it alone),
- * pointing at a scripted SMTP server of the test, and optionally the database behind a proxy.
+ * pointing at a scripted SMTP server of the test, which the test sender may name, and optionally the
+ * database behind a proxy.
  */
 final class FaultyAccount {
 
@@ -22,6 +23,7 @@ final class FaultyAccount {
         String db = dbPort == 0 ? "" : "<variable name=\"mailqueue.db.port\" value=\"" + dbPort + "\"/>\n";
         return db + """
                 <variable name="mailqueue.accounts" value="%s"/>
+                <variable name="mailqueue.security.allowed-accounts.sender" value="faulty"/>
                 <mailSession mailSessionID="faulty" jndiName="mail/faulty" description="IT: fault tests"
                              transportProtocol="smtp" host="127.0.0.1" from="it@localhost" user="it" password="unused">
                     <property name="mail.smtp.port" value="%d"/>

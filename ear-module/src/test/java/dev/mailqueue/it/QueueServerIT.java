@@ -74,7 +74,7 @@ abstract class QueueServerIT {
     }
 
     /**
-     * @return the attempt log of exactly these mails, one {@code [mailId, leaseOwner, startedMs, finishedMs]}
+     * @return the attempt log of exactly these mails, one {@code [mailId, leaseOwner, startedMs, finishedMs, outcome]}
      *     per attempt (ids are handed out in blocks per server, so a range of ids holds other tests' mails)
      */
     static List<String[]> attemptsOf(List<EnqueueReceipt> receipts) {

@@ -9,6 +9,7 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 
 import static org.awaitility.Awaitility.await;
@@ -42,6 +43,35 @@ final class SecondServer implements AutoCloseable {
      * @param extraConfig server.xml elements (inside {@code <server>}) for configDropins/overrides, or empty
      */
     static SecondServer start(String extraConfig) throws IOException, InterruptedException {
+        prepare(extraConfig, UnaryOperator.identity());
+        SecondServer server = new SecondServer();
+        server.restart();
+        return server;
+    }
+
+    /**
+     * Creates and starts the server as {@link #start()} does, but with its test overrides
+     * ({@code configDropins/overrides/integration-tests.xml}) edited first, e.g. a secret taken out; waits
+     * only until the queue application has started or failed to start, as its log says.
+     *
+     * @param editOverrides turns the overrides' text into the text the server gets
+     * @return the running server; its log is {@link #log()}
+     */
+    static SecondServer startEdited(UnaryOperator<String> editOverrides) throws IOException, InterruptedException {
+        prepare("", editOverrides);
+        run("start");
+        await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
+                .until(() -> Files.readString(log()).matches("(?s).*CWWKZ000[12][IE]: .*mailqueue.*"));
+        return new SecondServer();
+    }
+
+    /** @return the server's messages.log */
+    static Path log() {
+        return Path.of(System.getProperty("it.wlp.home"), "usr", "servers", NAME, "logs", "messages.log");
+    }
+
+    private static void prepare(String extraConfig, UnaryOperator<String> editOverrides)
+            throws IOException, InterruptedException {
         Path servers = Path.of(System.getProperty("it.wlp.home"), "usr", "servers");
         Path dir = servers.resolve(NAME);
         if (Files.isDirectory(dir)) {
@@ -53,18 +83,17 @@ final class SecondServer implements AutoCloseable {
         copyTree(Path.of(System.getProperty("it.second.config")), dir);
         Files.copy(servers.resolve(QueueServerIT.SERVER_NAME).resolve("bootstrap.properties"), dir.resolve("bootstrap.properties"),
                 StandardCopyOption.REPLACE_EXISTING);
+        Path overrides = dir.resolve("configDropins").resolve("overrides");
         if (!extraConfig.isBlank()) {
-            Path overrides = dir.resolve("configDropins").resolve("overrides");
             Files.createDirectories(overrides);
             Files.writeString(overrides.resolve("test-extra.xml"), "<server>\n" + extraConfig + "\n</server>\n");
         }
+        Path testOverrides = overrides.resolve("integration-tests.xml");
+        Files.writeString(testOverrides, editOverrides.apply(Files.readString(testOverrides)));
         Files.createDirectories(dir.resolve("apps"));
         Files.copy(Path.of(System.getProperty("it.ear")), dir.resolve("apps").resolve("mailqueue.ear"),
                 StandardCopyOption.REPLACE_EXISTING);
         // server.xml configures apps/mailqueue.ear, with its role mapping.
-        SecondServer server = new SecondServer();
-        server.restart();
-        return server;
     }
 
     /** Starts the (created, stopped or killed) server and waits until its REST API answers. */

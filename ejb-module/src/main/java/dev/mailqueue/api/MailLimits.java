@@ -1,5 +1,7 @@
 package dev.mailqueue.api;
 
+import java.time.Instant;
+
 /**
  * The size limits every enqueued mail must keep. Values come from the RFCs where one sets them and
  * are otherwise the documented defaults of this queue.
@@ -56,6 +58,30 @@ public final class MailLimits {
 
     /** Priority of a mail that names none, as in JMS. */
     public static final int PRIORITY_DEFAULT = 4;
+
+    /**
+     * Earliest instant a mail's times and a search's dates may name: the Unix epoch. Every supported
+     * database stores far earlier (MariaDB DATETIME from year 1000, Derby and SQL Server DATETIME2 from
+     * year 1), and no mail or search needs earlier.
+     */
+    public static final Instant EARLIEST_INSTANT = Instant.parse("1970-01-01T00:00:00Z");
+
+    /**
+     * Latest instant a mail's times and a search's dates may name: the last second of year 9999, the end
+     * of MariaDB's DATETIME, Derby's TIMESTAMP, SQL Server's DATETIME2 and Oracle's TIMESTAMP.
+     */
+    public static final Instant LATEST_INSTANT = Instant.parse("9999-12-31T23:59:59Z");
+
+    /** An SMTP account's name: the {@code mailqueue.accounts} rule, 1 to 64 of A-Z a-z 0-9 _ -. */
+    public static final String ACCOUNT_NAME = "[A-Za-z0-9_-]{1,64}";
+
+    /**
+     * @param instant an instant, not null
+     * @return whether it lies from {@link #EARLIEST_INSTANT} to {@link #LATEST_INSTANT}, both included
+     */
+    public static boolean storable(Instant instant) {
+        return !instant.isBefore(EARLIEST_INSTANT) && !instant.isAfter(LATEST_INSTANT);
+    }
 
     private MailLimits() {
     }

@@ -2,10 +2,11 @@ package dev.mailqueue.api;
 
 import dev.mailqueue.api.validation.DeliverableMail;
 import dev.mailqueue.api.validation.MailAddress;
-import dev.mailqueue.api.validation.NoLineBreaks;
+import dev.mailqueue.api.validation.PlainText;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
 
 import java.io.Serializable;
@@ -32,7 +33,7 @@ public class MailRequest implements Serializable {
     private String from;
 
     @Size(max = MailLimits.DISPLAY_NAME_CHARS, message = "must be at most {max} characters")
-    @NoLineBreaks
+    @PlainText
     private String fromName;
 
     @MailAddress
@@ -45,13 +46,15 @@ public class MailRequest implements Serializable {
     private List<@NotNull(message = "must not be null") @MailAddress String> bcc = new ArrayList<>();
 
     @Size(max = MailLimits.SUBJECT_CHARS, message = "must be at most {max} characters (RFC 5322 2.1.1)")
-    @NoLineBreaks
+    @PlainText
     private String subject;
 
     @Size(max = MailLimits.BODY_CHARS, message = "must be at most {max} characters")
+    @PlainText(multiline = true)
     private String text;
 
     @Size(max = MailLimits.BODY_CHARS, message = "must be at most {max} characters")
+    @PlainText(multiline = true)
     private String html;
 
     @Min(value = MailLimits.PRIORITY_MIN, message = "must be between 0 and 9")
@@ -72,7 +75,7 @@ public class MailRequest implements Serializable {
     private boolean perRecipient;
 
     // A String (not an enum): accounts are server configuration, and the value travels over IIOP.
-    @Size(max = 64, message = "must be at most {max} characters")
+    @Pattern(regexp = MailLimits.ACCOUNT_NAME, message = "is not an account name (A-Z a-z 0-9 _ -, 1 to 64 characters)")
     private String account;
 
     /** An empty request; JSON-B and Java callers fill it through the setters or the fluent methods. */
@@ -88,7 +91,7 @@ public class MailRequest implements Serializable {
         this.from = from;
     }
 
-    /** @return the sender's display name, optional, at most 200 characters, no line breaks */
+    /** @return the sender's display name, optional, at most 200 characters, no control characters but tab */
     public String getFromName() {
         return fromName;
     }
@@ -133,7 +136,7 @@ public class MailRequest implements Serializable {
         this.bcc = bcc;
     }
 
-    /** @return the subject, optional, at most 998 characters, no line breaks */
+    /** @return the subject, optional, at most 998 characters, no control characters but tab */
     public String getSubject() {
         return subject;
     }
@@ -142,7 +145,10 @@ public class MailRequest implements Serializable {
         this.subject = subject;
     }
 
-    /** @return the plain-text body; a text or an HTML body (or both) is required */
+    /**
+     * @return the plain-text body; a text or an HTML body (or both) is required; at most 1,048,576
+     *         characters, no control characters but tab, CR and LF
+     */
     public String getText() {
         return text;
     }
@@ -169,7 +175,12 @@ public class MailRequest implements Serializable {
         this.priority = priority;
     }
 
-    /** @return the earliest time the mail may be sent; null or past means as soon as possible */
+    /**
+     * @return the earliest time the mail may be sent; null or past means as soon as possible. Between
+     *         {@link MailLimits#EARLIEST_INSTANT} and {@link MailLimits#LATEST_INSTANT}, and not after the
+     *         mail's expiry (its expiresAt, and the queue's maximum lifetime from now): a mail that could
+     *         never be sent is refused.
+     */
     public Instant getNotBefore() {
         return notBefore == null ? null : Instant.parse(notBefore);
     }
@@ -182,7 +193,8 @@ public class MailRequest implements Serializable {
      * @return the time after which the mail must not be sent any more: if it is still queued then, it
      *         becomes {@link MailStatus#EXPIRED}; null for none. The queue's maximum lifetime
      *         ({@code mailqueue.delivery.max-lifetime.ms}, 5 days by default) applies as well, whichever
-     *         comes first. Must be in the future and after {@link #getNotBefore()}.
+     *         comes first. Must be in the future, after {@link #getNotBefore()}, and not after
+     *         {@link MailLimits#LATEST_INSTANT}.
      */
     public Instant getExpiresAt() {
         return expiresAt == null ? null : Instant.parse(expiresAt);
@@ -235,8 +247,9 @@ public class MailRequest implements Serializable {
     }
 
     /**
-     * @return the SMTP account (a {@code <mailSession>} of the server, by its account name) to send
-     *         through, optional; one the server does not have is refused. Without it the server's
+     * @return the SMTP account (a {@code <mailSession>} of the server, by its account name, matching
+     *         {@link MailLimits#ACCOUNT_NAME}) to send through, optional; one the server does not have, or
+     *         one the caller's account allow-list does not name, is refused. Without it the server's
      *         routing rules choose: the account serving the sender's domain, else the default account.
      */
     public String getAccount() {

@@ -36,7 +36,12 @@ import java.util.Set;
  *       days back; a SENDING row gets a live lease (an hour) and a QUEUED one no attempts left, so the
  *       dispatcher leaves both alone</li>
  *   <li>{@code GET ?op=sending&from=&to=}: rows in SENDING with ids in [from, to]</li>
- *   <li>{@code GET ?op=attempts&from=&to=}: one line per attempt: mailId,leaseOwner,startedMs,finishedMs</li>
+ *   <li>{@code GET ?op=attempts&from=&to=}: one line per attempt: mailId,leaseOwner,startedMs,finishedMs,outcome</li>
+ *   <li>{@code GET ?op=digest[&exclude=id,id,...]}: one line per queue table, {@code TABLE rows sha256},
+ *       the hash over every row's columns in key order, so a test can tell that a request changed nothing
+ *       at all; the mails excluded (and their attempts, parts and recipients) are left out</li>
+ *   <li>{@code GET ?op=busy}: the ids of the rows the dispatcher may touch within 15 minutes (QUEUED with
+ *       attempts left and due by then, or SENDING with a lease that ends by then), comma separated</li>
  *   <li>{@code GET ?op=rate&account=}: the account's shared rate state: slowedLimit,dayCount (empty
  *       slowedLimit: at its configured limit; empty answer: no state yet)</li>
  *   <li>{@code POST ?op=reset-rate&account=}: deletes the account's shared rate state; answers the rows deleted</li>
@@ -65,6 +70,8 @@ public class ProbeServlet extends HttpServlet {
                         + " AND ID BETWEEN " + id(request, "from") + " AND " + id(request, "to")));
                 case "attempts" -> attempts(c, id(request, "from"), id(request, "to"), out);
                 case "rate" -> rate(c, request.getParameter("account"), out);
+                case "digest" -> digest(c, request.getParameter("exclude"), out);
+                case "busy" -> out.print(busy(c));
                 default -> response.setStatus(400);
             }
         } catch (SQLException e) {
@@ -229,16 +236,70 @@ public class ProbeServlet extends HttpServlet {
     }
 
     private static void attempts(Connection c, long from, long to, PrintWriter out) throws SQLException {
-        try (PreparedStatement s = c.prepareStatement("SELECT MAIL_ID, LEASE_OWNER, STARTED_AT, FINISHED_AT"
+        try (PreparedStatement s = c.prepareStatement("SELECT MAIL_ID, LEASE_OWNER, STARTED_AT, FINISHED_AT, OUTCOME"
                 + " FROM MAIL_ATTEMPT WHERE MAIL_ID BETWEEN ? AND ? ORDER BY ID")) {
             s.setLong(1, from);
             s.setLong(2, to);
             try (ResultSet r = s.executeQuery()) {
                 while (r.next()) {
                     out.println(r.getLong(1) + "," + r.getString(2) + "," + millis(r.getTimestamp(3))
-                            + "," + millis(r.getTimestamp(4)));
+                            + "," + millis(r.getTimestamp(4)) + "," + r.getString(5));
                 }
             }
+        }
+    }
+
+    /** The tables a request could change, with the columns that identify a row's order. */
+    private static final String[][] DIGESTED = {{"MAIL_MESSAGE", "ID"}, {"MAIL_ATTEMPT", "ID"},
+            {"MAIL_ATTACHMENT", "MAIL_ID, SEQ_NO"}, {"MAIL_HEADER", "MAIL_ID, SEQ_NO"}, {"MAIL_RECIPIENT", "MAIL_ID, ADDRESS"}};
+
+    private static void digest(Connection c, String exclude, PrintWriter out) throws SQLException {
+        String excluded = exclude == null || exclude.isBlank() ? "" : java.util.Arrays.stream(exclude.split(","))
+                .map(String::strip).map(Long::parseLong).map(String::valueOf).collect(java.util.stream.Collectors.joining(","));
+        for (String[] table : DIGESTED) {
+            String idColumn = table[0].equals("MAIL_MESSAGE") ? "ID" : "MAIL_ID";
+            String where = excluded.isEmpty() ? "" : " WHERE " + idColumn + " NOT IN (" + excluded + ")";
+            try (PreparedStatement s = c.prepareStatement("SELECT * FROM " + table[0] + where + " ORDER BY " + table[1]);
+                 ResultSet r = s.executeQuery()) {
+                java.security.MessageDigest sha;
+                try {
+                    sha = java.security.MessageDigest.getInstance("SHA-256");
+                } catch (java.security.NoSuchAlgorithmException e) {
+                    throw new IllegalStateException(e);
+                }
+                int columns = r.getMetaData().getColumnCount();
+                long rows = 0;
+                while (r.next()) {
+                    rows++;
+                    for (int i = 1; i <= columns; i++) {
+                        int type = r.getMetaData().getColumnType(i);
+                        boolean binary = type == Types.BLOB || type == Types.BINARY || type == Types.VARBINARY
+                                || type == Types.LONGVARBINARY;
+                        byte[] bytes = binary ? r.getBytes(i) : null;
+                        String text = binary ? (bytes == null ? "null" : java.util.HexFormat.of().formatHex(bytes))
+                                : String.valueOf(r.getString(i));
+                        sha.update((text + "\u0001").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                    }
+                }
+                out.println(table[0] + " " + rows + " " + java.util.HexFormat.of().formatHex(sha.digest()));
+            }
+        }
+    }
+
+    private static String busy(Connection c) throws SQLException {
+        Timestamp soon = Timestamp.valueOf(LocalDateTime.now(ZoneOffset.UTC).plusMinutes(15));
+        try (PreparedStatement s = c.prepareStatement("SELECT ID FROM MAIL_MESSAGE WHERE (STATUS = 'QUEUED'"
+                + " AND ATTEMPTS_REMAINING > 0 AND NOT_BEFORE <= ?) OR (STATUS = 'SENDING' AND LEASE_EXPIRES_AT <= ?)"
+                + " ORDER BY ID")) {
+            s.setTimestamp(1, soon);
+            s.setTimestamp(2, soon);
+            StringBuilder ids = new StringBuilder();
+            try (ResultSet r = s.executeQuery()) {
+                while (r.next()) {
+                    ids.append(ids.isEmpty() ? "" : ",").append(r.getLong(1));
+                }
+            }
+            return ids.toString();
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.mailqueue.account.control;
 
+import dev.mailqueue.log.control.LogText;
 import dev.mailqueue.settings.control.QueueSettings;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -115,7 +116,7 @@ public class AccountHealth {
         });
         if (wentDown[0]) {
             outages.incrementAndGet();
-            LOG.warning(() -> "SMTP account " + account + " is unreachable (" + reason + "); its mails wait in the queue,"
+            LOG.warning(() -> "SMTP account " + account + " is unreachable (" + LogText.escape(reason) + "); its mails wait in the queue,"
                     + " attempts untouched, and one claimer tries it again every " + settings.coolDownMillis() + " ms");
         }
         return retryAt;

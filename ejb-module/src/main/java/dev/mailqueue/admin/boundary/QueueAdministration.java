@@ -1,6 +1,7 @@
 package dev.mailqueue.admin.boundary;
 
 import dev.mailqueue.admin.control.BulkActions;
+import dev.mailqueue.admin.control.FilterRules;
 import dev.mailqueue.admin.control.MailSearch;
 import dev.mailqueue.admin.control.StatisticsReader;
 import dev.mailqueue.api.AttemptView;
@@ -12,6 +13,7 @@ import dev.mailqueue.api.MailPage;
 import dev.mailqueue.api.MailStateException;
 import dev.mailqueue.api.MailView;
 import dev.mailqueue.api.QueueStatistics;
+import dev.mailqueue.log.control.LogText;
 import dev.mailqueue.mail.boundary.Roles;
 import dev.mailqueue.mail.control.MailFactory;
 import dev.mailqueue.mail.control.MailViews;
@@ -35,9 +37,11 @@ import java.util.logging.Logger;
 
 /**
  * The operator's facade ({@link dev.mailqueue.api.MailAdmin}): search, requeue, cancel, delete, attempt
- * logs and statistics. Only {@code mail-admin} may call it. Actions on one mail join the caller's
- * transaction (REQUIRED); bulk actions run in chunks of 500 mails, each committed on its own
- * ({@link BulkActions}), and are logged with the operator's name and the rows changed.
+ * logs and statistics. Only {@code mail-admin} may call it. A filter's criteria are checked first
+ * ({@link FilterRules}: a blank or unstorable criterion is an {@link InvalidFilterException} naming it).
+ * Actions on one mail join the caller's transaction (REQUIRED); bulk actions run in chunks of 500 mails,
+ * each committed on its own ({@link BulkActions}), and are logged with the operator's name and the rows
+ * changed.
  */
 @Stateless
 @DeclareRoles({Roles.SENDER, Roles.ADMIN})
@@ -88,6 +92,7 @@ public class QueueAdministration implements MailAdminLocal, MailAdminRemote {
     }
 
     private int bulk(BulkActions.Action action, MailFilter filter) throws InvalidFilterException {
+        FilterRules.check(filter);
         BulkActions.requireCriteria(filter);
         Instant now = Instant.now();
         int changed = 0;
@@ -148,7 +153,7 @@ public class QueueAdministration implements MailAdminLocal, MailAdminRemote {
     }
 
     private int logged(String what, int rows) {
-        LOG.info(() -> context.getCallerPrincipal().getName() + " " + what + " " + rows + " mail(s)");
+        LOG.info(() -> LogText.escape(context.getCallerPrincipal().getName()) + " " + what + " " + rows + " mail(s)");
         return rows;
     }
 

@@ -45,7 +45,9 @@ public final class MailSearch {
      * @param size   1 to {@link MailAdmin#MAX_PAGE_SIZE}
      * @param sort   {@code field[,asc|desc]}, null for {@code id,desc}
      * @return the page, mails without their attempt logs
-     * @throws InvalidFilterException naming {@code page}, {@code size} or {@code sort} when out of range
+     * @throws InvalidFilterException naming {@code page}, {@code size} or {@code sort} when out of range (page
+     *                                times size must not exceed {@link Integer#MAX_VALUE}), or a criterion
+     *                                that {@link FilterRules} refuses
      */
     public static MailPage page(EntityManager em, MailFilter filter, int page, int size, String sort)
             throws InvalidFilterException {
@@ -55,6 +57,9 @@ public final class MailSearch {
         }
         if (size < 1 || size > MailAdmin.MAX_PAGE_SIZE) {
             errors.add(new FieldError("size", "must be between 1 and " + MailAdmin.MAX_PAGE_SIZE));
+        } else if (page > 0 && (long) page * size > Integer.MAX_VALUE) {
+            // The offset page * size must fit JPA's int first result (JDBC drivers and databases take no more).
+            errors.add(new FieldError("page", "must be at most " + Integer.MAX_VALUE / size + " with size " + size));
         }
         String field = "id";
         boolean ascending = false;
@@ -63,7 +68,7 @@ public final class MailSearch {
             field = parts[0].strip();
             String direction = parts.length > 1 ? parts[1].strip().toLowerCase(Locale.ROOT) : "asc";
             if (!SORTABLE.contains(field)) {
-                errors.add(new FieldError("sort", "unknown field " + field + "; one of " + SORTABLE));
+                errors.add(new FieldError("sort", "must name one of " + SORTABLE));
             }
             if (!direction.equals("asc") && !direction.equals("desc")) {
                 errors.add(new FieldError("sort", "direction must be asc or desc"));
@@ -73,6 +78,7 @@ public final class MailSearch {
         if (!errors.isEmpty()) {
             throw new InvalidFilterException(errors);
         }
+        FilterRules.check(filter);
 
         CriteriaBuilder cb = em.getCriteriaBuilder();
         CriteriaQuery<Tuple> select = cb.createTupleQuery();

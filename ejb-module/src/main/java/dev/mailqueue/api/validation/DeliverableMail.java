@@ -12,9 +12,11 @@ import static java.lang.annotation.RetentionPolicy.RUNTIME;
 
 /**
  * The rules of a mail request that span fields: at least one recipient in to, cc or bcc, at most
- * {@link dev.mailqueue.api.MailLimits#RECIPIENTS} in all, a text or an HTML body, and an expiresAt in
- * the future and after notBefore. Each violation
- * names the field it is reported on ({@code to}, {@code text} or {@code expiresAt}).
+ * {@link dev.mailqueue.api.MailLimits#RECIPIENTS} in all, a text or an HTML body, notBefore and
+ * expiresAt from {@link dev.mailqueue.api.MailLimits#EARLIEST_INSTANT} to
+ * {@link dev.mailqueue.api.MailLimits#LATEST_INSTANT}, and an expiresAt in the future and after
+ * notBefore. Each violation names the field it is reported on ({@code to}, {@code text},
+ * {@code notBefore} or {@code expiresAt}).
  */
 @Documented
 @Constraint(validatedBy = DeliverableMailValidator.class)

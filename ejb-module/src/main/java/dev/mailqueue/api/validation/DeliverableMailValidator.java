@@ -11,6 +11,9 @@ import java.util.List;
 /** Checks {@link DeliverableMail} on a {@link MailRequest}. */
 public class DeliverableMailValidator implements ConstraintValidator<DeliverableMail, MailRequest> {
 
+    /** The message for a time outside {@link MailLimits#storable}. */
+    static final String OUT_OF_RANGE = "must lie from " + MailLimits.EARLIEST_INSTANT + " to " + MailLimits.LATEST_INSTANT;
+
     @Override
     public boolean isValid(MailRequest mail, ConstraintValidatorContext context) {
         if (mail == null) {
@@ -26,11 +29,20 @@ public class DeliverableMailValidator implements ConstraintValidator<Deliverable
             violation(context, "to", "at most 100 recipients in to, cc and bcc together (RFC 5321 4.5.3.1.8)");
             valid = false;
         }
+        Instant notBefore = mail.getNotBefore();
+        if (notBefore != null && !MailLimits.storable(notBefore)) {
+            violation(context, "notBefore", OUT_OF_RANGE);
+            valid = false;
+            notBefore = null;
+        }
         Instant expiresAt = mail.getExpiresAt();
-        if (expiresAt != null && !expiresAt.isAfter(Instant.now())) {
+        if (expiresAt != null && !MailLimits.storable(expiresAt)) {
+            violation(context, "expiresAt", OUT_OF_RANGE);
+            valid = false;
+        } else if (expiresAt != null && !expiresAt.isAfter(Instant.now())) {
             violation(context, "expiresAt", "must be in the future");
             valid = false;
-        } else if (expiresAt != null && mail.getNotBefore() != null && !expiresAt.isAfter(mail.getNotBefore())) {
+        } else if (expiresAt != null && notBefore != null && !expiresAt.isAfter(notBefore)) {
             violation(context, "expiresAt", "must be after notBefore");
             valid = false;
         }

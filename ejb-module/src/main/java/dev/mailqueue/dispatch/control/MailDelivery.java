@@ -5,6 +5,7 @@ import dev.mailqueue.account.control.AccountHealth;
 import dev.mailqueue.account.control.AccountThrottle;
 import dev.mailqueue.account.control.Accounts;
 import dev.mailqueue.account.control.SendPermit;
+import dev.mailqueue.log.control.LogText;
 import dev.mailqueue.mail.entity.RecipientStatus;
 import dev.mailqueue.queue.control.AttemptResult;
 import dev.mailqueue.queue.control.Change;
@@ -283,7 +284,7 @@ final class MailDelivery implements AutoCloseable {
             try {
                 int limit = parts.throttle().slowDown(account, Instant.now());
                 LOG.info(() -> "account " + account.name() + " slows down to " + limit + " per minute after: "
-                        + reply.text());
+                        + LogText.escape(reply.text()));
             } catch (RuntimeException e) {
                 LOG.log(Level.WARNING, "could not slow down account " + account.name(), e);
             }

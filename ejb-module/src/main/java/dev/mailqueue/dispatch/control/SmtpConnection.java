@@ -1,5 +1,6 @@
 package dev.mailqueue.dispatch.control;
 
+import dev.mailqueue.log.control.LogText;
 import jakarta.mail.Address;
 import jakarta.mail.MessagingException;
 import jakarta.mail.Session;
@@ -92,7 +93,7 @@ public class SmtpConnection implements AutoCloseable {
         } catch (MessagingException e) {
             if (reused && transport == null && !message.dataBegun() && SmtpReply.of(e).code() == null
                     && !MarkNotRecordedException.isCause(e)) {
-                LOG.fine(() -> "SMTP connection of account " + account + " had gone stale (" + e.getMessage()
+                LOG.fine(() -> "SMTP connection of account " + account + " had gone stale (" + LogText.escape(e.getMessage())
                         + "); sending over a new one");
                 open();
                 return sendOnce(message, recipients);

@@ -3,6 +3,7 @@ package dev.mailqueue.mail.control;
 import dev.mailqueue.api.Attachment;
 import dev.mailqueue.api.FieldError;
 import dev.mailqueue.api.MailLimits;
+import dev.mailqueue.api.validation.PlainTextValidator;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -30,8 +31,11 @@ import java.util.stream.Collectors;
  *       queue accepts is not bounced for its attachment by the largest mailbox provider.</li>
  * </ul>
  * The extension is what follows the last dot, after trailing dots and spaces (which Windows drops)
- * are removed, compared without regard to case: {@code invoice.pdf.EXE.} is an {@code exe}. Archives
- * are not opened: an executable inside a zip passes here (Gmail would still refuse it).
+ * are removed, compared without regard to case: {@code invoice.pdf.EXE.} is an {@code exe}. So that
+ * the checked name is the name a recipient sees, a file name may not hold invisible formatting
+ * characters (Unicode category Cf: bidirectional overrides, zero-width spaces) and a content type may
+ * not carry a {@code name} or {@code filename} parameter. Archives are not opened: an executable
+ * inside a zip passes here (Gmail would still refuse it).
  */
 @ApplicationScoped
 public class AttachmentPolicy {
@@ -45,11 +49,11 @@ public class AttachmentPolicy {
     public static final String DEFAULT_CONTENT_TYPE = "application/octet-stream";
 
     @Inject
-    @ConfigProperty(name = "mailqueue.attachments.max-count", defaultValue = "20")
+    @ConfigProperty(name = "mailqueue.attachments.max-count")
     int maxCount;
 
     @Inject
-    @ConfigProperty(name = "mailqueue.attachments.max-total-bytes", defaultValue = "10485760")
+    @ConfigProperty(name = "mailqueue.attachments.max-total-bytes")
     long maxTotalBytes;
 
     @Inject
@@ -137,6 +141,12 @@ public class AttachmentPolicy {
         }
         if (filename.chars().anyMatch(c -> c < 0x20 || c == 0x7f || c == '/' || c == '\\')) {
             errors.add(new FieldError(field, "must not contain control characters (such as CR or LF), / or \\"));
+        } else if (filename.chars().anyMatch(c -> Character.getType(c) == Character.FORMAT)) {
+            // U+202E RIGHT-TO-LEFT OVERRIDE shows "invoice\u202Efdp.exe" as "invoiceexe.pdf": the name would lie.
+            errors.add(new FieldError(field, "must not contain invisible formatting characters (such as"
+                    + " right-to-left overrides or zero-width spaces), which can disguise a file's type"));
+        } else if (PlainTextValidator.problemWith(filename, false) != null) {
+            errors.add(new FieldError(field, PlainTextValidator.problemWith(filename, false)));
         }
         String extension = extension(filename);
         if (extension != null && blocked.contains(extension)) {
@@ -163,9 +173,36 @@ public class AttachmentPolicy {
             if (primary.equals("multipart") || primary.equals("message")) {
                 errors.add(new FieldError(field, "must not be a multipart or message type: the queue builds the structure"));
             }
+            if (namesAFile(type)) {
+                errors.add(new FieldError(field, "must not have a parameter that names a file (name, filename):"
+                        + " the file's name is the attachment's filename, which the blocked types are checked on"));
+            }
         } catch (ParseException e) {
             errors.add(new FieldError(field, "is not a MIME type such as application/pdf (RFC 2045 5.1)"));
         }
+    }
+
+    /**
+     * A parameter {@code name} (RFC 2046 §4.5.1) or {@code filename} in a Content-Type is read by many
+     * mail programs as the file's name, and would get around the blocked-extension rule; also in RFC 2231
+     * form ({@code name*}, {@code filename*0*}).
+     *
+     * @param type a parsed content type
+     * @return whether it has such a parameter
+     */
+    static boolean namesAFile(ContentType type) {
+        if (type.getParameterList() == null) {
+            return false;
+        }
+        for (var names = type.getParameterList().getNames(); names.hasMoreElements(); ) {
+            String name = names.nextElement().toLowerCase(Locale.ROOT);
+            int star = name.indexOf('*');
+            String base = star < 0 ? name : name.substring(0, star);
+            if (base.equals("name") || base.equals("filename")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.mailqueue.mail.control;
 
 import dev.mailqueue.api.FieldError;
 import dev.mailqueue.api.MailLimits;
+import dev.mailqueue.api.validation.PlainTextValidator;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.util.ArrayList;
@@ -22,6 +23,9 @@ import java.util.Set;
  *   <li>names the queue owns are refused in any letter case (RFC 5322 field names are
  *       case-insensitive, §1.2.2): {@link #RESERVED} and every {@code Content-*} (RFC 2045 MIME
  *       fields of the body structure the queue builds);</li>
+ *   <li>so are the names only mail servers write, which would let a caller forge a sender, a route or
+ *       an authentication verdict past the From allow-list: {@link #SERVER_WRITTEN} and every
+ *       {@code Resent-*} and {@code ARC-*} ({@link #RESERVED_PREFIXES});</li>
  *   <li>at most {@value MailLimits#HEADERS} fields, and no name twice in different letter case.</li>
  * </ul>
  */
@@ -31,6 +35,22 @@ public class HeaderPolicy {
     /** Header fields the queue writes from the request's own fields or its delivery, lower case. */
     public static final Set<String> RESERVED = Set.of("from", "to", "cc", "bcc", "sender", "reply-to", "subject",
             "date", "message-id", "return-path", "mime-version");
+
+    /**
+     * Header fields only mail servers write, lower case: a caller who could set them could claim a sender,
+     * a route or a verdict the From allow-list never checked. Trace fields (RFC 5322 §3.6.7:
+     * Received; Return-Path above), authentication results (RFC 8601 Authentication-Results, RFC 7208
+     * Received-SPF), signatures (RFC 6376 DKIM-Signature, DomainKey-Signature of RFC 4870), and delivery fields (Delivered-To, Original-Recipient of RFC 3798, X-Original-To).
+     */
+    public static final Set<String> SERVER_WRITTEN = Set.of("received", "authentication-results", "received-spf",
+            "dkim-signature", "domainkey-signature", "delivered-to", "original-recipient", "x-original-to");
+
+    /**
+     * Prefixes of names refused in any letter case: {@code content-} (RFC 2045 MIME fields of the body
+     * structure the queue builds), {@code resent-} (RFC 5322 §3.6.6: they claim who resent the mail and
+     * are read as its sender), {@code arc-} (RFC 8617 Authenticated Received Chain, written by servers).
+     */
+    public static final List<String> RESERVED_PREFIXES = List.of("content-", "resent-", "arc-");
 
     /**
      * @param headers custom header fields of one request, may be null
@@ -56,6 +76,9 @@ public class HeaderPolicy {
             String lower = name.toLowerCase(Locale.ROOT);
             if (RESERVED.contains(lower) || lower.startsWith("content-")) {
                 errors.add(new FieldError(field, "is set by the queue and cannot be given as a custom header"));
+            } else if (SERVER_WRITTEN.contains(lower) || RESERVED_PREFIXES.stream().anyMatch(lower::startsWith)) {
+                errors.add(new FieldError(field, "is a trace, authentication or resent field that only mail servers"
+                        + " write; it cannot be given as a custom header"));
             } else if (!seen.add(lower)) {
                 errors.add(new FieldError(field, "is given twice (header names ignore letter case)"));
             }
@@ -72,6 +95,8 @@ public class HeaderPolicy {
                     + " characters (RFC 5322 2.1.1)"));
         } else if (value.chars().anyMatch(c -> (c < 0x20 && c != '\t') || c == 0x7f)) {
             errors.add(new FieldError(field, "must not contain CR, LF or other control characters"));
+        } else if (PlainTextValidator.problemWith(value, false) != null) {
+            errors.add(new FieldError(field, PlainTextValidator.problemWith(value, false)));
         }
     }
 

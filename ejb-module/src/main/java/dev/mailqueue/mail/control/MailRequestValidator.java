@@ -1,6 +1,5 @@
 package dev.mailqueue.mail.control;
 
-import dev.mailqueue.account.control.Account;
 import dev.mailqueue.account.control.Accounts;
 import dev.mailqueue.api.FieldError;
 import dev.mailqueue.api.InvalidMailException;
@@ -13,6 +12,7 @@ import jakarta.validation.ElementKind;
 import jakarta.validation.Path;
 import jakarta.validation.Validator;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -21,7 +21,8 @@ import java.util.Set;
 /**
  * Runs the Bean Validation rules of {@link MailRequest}, then the rules for attachments
  * ({@link AttachmentPolicy}) and custom header fields ({@link HeaderPolicy}), checks that an account it
- * names is configured ({@link Accounts}), and turns what is broken into an
+ * names is configured ({@link Accounts}; the answer does not list the others) and that the mail is due
+ * before it expires ({@link MailFactory#expiry}), and turns what is broken into an
  * {@link InvalidMailException} whose fields are named as in the JSON ({@code to[0]}, {@code subject},
  * {@code attachments[1].filename}, {@code headers.X-Campaign}, {@code account}).
  */
@@ -40,6 +41,9 @@ public class MailRequestValidator {
     @Inject
     Accounts accounts;
 
+    @Inject
+    MailFactory factory; // the expiry a mail will get, for the delivery window
+
     /**
      * @param request the request to check, may be null
      * @throws InvalidMailException when the request is null or breaks any rule; lists every violation
@@ -54,15 +58,39 @@ public class MailRequestValidator {
         errors.addAll(attachments.check(request.getAttachments()));
         errors.addAll(headers.check(request.getHeaders()));
         String account = request.getAccount();
-        if (account != null && !account.isBlank() && accounts.find(account.strip()).isEmpty()
-                && errors.stream().noneMatch(e -> e.getField().equals("account"))) {
-            errors.add(new FieldError("account", "is not an SMTP account of this server; its accounts are "
-                    + accounts.all().stream().map(Account::name).toList()));
+        if (account != null && accounts.find(account).isEmpty() && noError(errors, "account")) {
+            // Without the list of the server's accounts: they are no business of a caller (allowed-accounts).
+            errors.add(new FieldError("account", "is not an SMTP account of this server"));
+        }
+        if (noError(errors, "notBefore") && noError(errors, "expiresAt")) {
+            checkDeliveryWindow(request, errors);
         }
         if (!errors.isEmpty()) {
             errors.sort(Comparator.comparing(FieldError::getField).thenComparing(FieldError::getMessage));
             throw new InvalidMailException(errors);
         }
+    }
+
+    /**
+     * A mail due only after it expires could never be sent: it would stay QUEUED until retention, pinning
+     * the age of the oldest queued mail. Its expiry is what {@link MailFactory#expiry} gives it: the
+     * earlier of its expiresAt and now plus {@code mailqueue.delivery.max-lifetime.ms}.
+     */
+    private void checkDeliveryWindow(MailRequest request, List<FieldError> errors) {
+        Instant notBefore = request.getNotBefore();
+        if (notBefore == null) {
+            return;
+        }
+        Instant expiry = factory.expiry(request.getExpiresAt(), Instant.now());
+        if (expiry != null && !notBefore.isBefore(expiry)) {
+            errors.add(new FieldError("notBefore", "must be before the mail expires at " + expiry
+                    + " (the earlier of its expiresAt and now plus the queue's maximum lifetime,"
+                    + " mailqueue.delivery.max-lifetime.ms): a mail due later could never be sent"));
+        }
+    }
+
+    private static boolean noError(List<FieldError> errors, String field) {
+        return errors.stream().noneMatch(e -> e.getField().equals(field));
     }
 
     /**

@@ -13,8 +13,9 @@ import java.util.Optional;
 import java.util.function.Function;
 
 /**
- * Which From addresses a user may send as, so the queue is no open relay. The allow-list of user
- * {@code u} is the MicroProfile Config property {@code mailqueue.security.allowed-from.u}: a comma
+ * Which From addresses, and which SMTP accounts, a user may send with, so the queue is no open relay
+ * and one sender cannot spend another's account (its reputation, its rate). The From allow-list of
+ * user {@code u} is the MicroProfile Config property {@code mailqueue.security.allowed-from.u}: a comma
  * separated list of entries, each
  * <ul>
  *   <li>an address, {@code orders@shop.example}: exactly that address (the domain compared without
@@ -23,36 +24,67 @@ import java.util.function.Function;
  *       subdomains);</li>
  *   <li>{@code *}: any address.</li>
  * </ul>
- * A user without the property may send as nobody. Administrators ({@code mail-admin}) may send as any
- * address. In Liberty the properties are {@code <variable>}s of server.xml or environment variables.
+ * The account allow-list is {@code mailqueue.security.allowed-accounts.u}: account names, comma
+ * separated, or {@code *} for every account. It governs only a mail that names its {@code account}; a
+ * mail that names none goes where the server's routing sends it. A user without a property may send
+ * as nobody, and may name no account. Administrators ({@code mail-admin}) may use any address and any
+ * account. A refusal names the field, never the other addresses or accounts. In Liberty the
+ * properties are {@code <variable>}s of server.xml or environment variables.
  */
 @ApplicationScoped
 public class SenderPolicy {
 
-    /** The property prefix; the user name follows it. */
+    /** The property prefix of the From allow-list; the user name follows it. */
     public static final String PREFIX = "mailqueue.security.allowed-from.";
 
-    /** The allow-list of a user, by user name; the application's MicroProfile Config in production. */
-    Function<String, Optional<String>> allowLists;
+    /** The property prefix of the account allow-list; the user name follows it. */
+    public static final String ACCOUNTS_PREFIX = "mailqueue.security.allowed-accounts.";
+
+    /** A configuration property by name; the application's MicroProfile Config in production. */
+    Function<String, Optional<String>> properties;
 
     @Inject
     void useConfig(Config config) {
-        allowLists = user -> config.getOptionalValue(PREFIX + user, String.class);
+        properties = name -> config.getOptionalValue(name, String.class);
     }
 
     /**
      * @param user    the caller's principal name
      * @param admin   whether the caller has the role {@code mail-admin} (then everything is allowed)
      * @param request the mail, already validated (a bare address in {@code from})
-     * @param field   how the From field is named in errors: {@code from}, or {@code [3].from} in a batch
-     * @return the refused field, or empty when the user may send as the mail's From address
+     * @param field   how the From field is named in errors: {@code from}, or {@code [3].from} in a batch;
+     *                the account field is named alike ({@code account}, {@code [3].account})
+     * @return the refused field (From first), or empty when the user may send the mail as it is
      */
     public Optional<FieldError> check(String user, boolean admin, MailRequest request, String field) {
-        if (admin || allows(user, request.getFrom())) {
+        if (admin) {
             return Optional.empty();
         }
-        return Optional.of(new FieldError(field, "user " + user + " may not send as " + request.getFrom()
-                + " (see " + PREFIX + user + ")"));
+        if (!allows(user, request.getFrom())) {
+            return Optional.of(new FieldError(field, "user " + user + " may not send as " + request.getFrom()
+                    + " (see " + PREFIX + user + ")"));
+        }
+        String account = request.getAccount();
+        if (account != null && !allowsAccount(user, account)) {
+            String accountField = field.substring(0, field.length() - "from".length()) + "account";
+            return Optional.of(new FieldError(accountField, "is not an SMTP account user " + user
+                    + " may use (see " + ACCOUNTS_PREFIX + user + ")"));
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * @param user    the caller's principal name
+     * @param account an account name
+     * @return whether the user's account allow-list names it, or is {@code *}
+     */
+    boolean allowsAccount(String user, String account) {
+        for (String entry : entries(ACCOUNTS_PREFIX + user)) {
+            if (entry.equals("*") || entry.equals(account)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -67,7 +99,7 @@ public class SenderPolicy {
         }
         String local = from.substring(0, at);
         String domain = from.substring(at + 1).toLowerCase(Locale.ROOT);
-        for (String entry : entries(user)) {
+        for (String entry : entries(PREFIX + user)) {
             if (entry.equals("*")) {
                 return true;
             }
@@ -84,9 +116,9 @@ public class SenderPolicy {
         return false;
     }
 
-    private List<String> entries(String user) {
+    private List<String> entries(String property) {
         List<String> entries = new ArrayList<>();
-        allowLists.apply(user).ifPresent(list -> {
+        properties.apply(property).ifPresent(list -> {
             for (String entry : list.split(",")) {
                 if (!entry.isBlank()) {
                     entries.add(entry.strip());

@@ -53,6 +53,7 @@ class MailRequestValidatorTest {
         cut.headers = new HeaderPolicy();
         cut.accounts = Accounts.of(AccountSettings.parse(
                 name -> Optional.ofNullable(Map.of("mailqueue.accounts", "mailqueue,bulk").get(name))));
+        cut.factory = MailFactoryTest.factory("100", "432000000"); // the defaults: 5 days
     }
 
     static MailRequest good() {
@@ -82,17 +83,27 @@ class MailRequestValidatorTest {
     }
 
     @Test
-    void anUnknownAccountIsRefusedNamingTheFieldAndTheAccountsThereAre() {
+    void anUnknownAccountIsRefusedNamingTheFieldButNotTheAccountsThereAre() {
         assertThat(errors(good().account("marketing"))).singleElement().satisfies(error -> {
             assertThat(error.getField()).isEqualTo("account");
-            assertThat(error.getMessage()).contains("not an SMTP account").contains("[mailqueue, bulk]");
+            assertThat(error.getMessage()).contains("not an SMTP account").doesNotContain("mailqueue", "bulk");
         });
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", " bulk", "bulk\u0000", "bulk\nX", "b\u00fclk"})
+    void anAccountThatIsNoAccountNameIsRefusedOnceForItsShape(String account) {
+        assertThat(errors(good().account(account)))
+                .singleElement().satisfies(error -> {
+                    assertThat(error.getField()).isEqualTo("account");
+                    assertThat(error.getMessage()).contains("is not an account name");
+                });
     }
 
     @Test
     void anOverlongAccountIsRefusedOnceForItsLength() {
         assertThat(errors(good().account("a".repeat(65)))).singleElement()
-                .satisfies(error -> assertThat(error.getMessage()).contains("at most 64"));
+                .satisfies(error -> assertThat(error.getMessage()).contains("1 to 64"));
     }
 
     @ParameterizedTest
@@ -191,7 +202,8 @@ class MailRequestValidatorTest {
         MailRequest request = good();
         request.setSubject(subject);
 
-        assertThat(errors(request)).extracting(FieldError::toString).containsExactly("subject: must not contain CR or LF");
+        assertThat(errors(request)).extracting(FieldError::toString)
+                .containsExactly("subject: must not contain CR, LF, NUL or other control characters (tab is allowed)");
     }
 
     @Test
@@ -199,7 +211,8 @@ class MailRequestValidatorTest {
         MailRequest request = good();
         request.setFromName("Example\r\nBcc: eve@example.com");
 
-        assertThat(errors(request)).extracting(FieldError::toString).containsExactly("fromName: must not contain CR or LF");
+        assertThat(errors(request)).extracting(FieldError::toString)
+                .containsExactly("fromName: must not contain CR, LF, NUL or other control characters (tab is allowed)");
     }
 
     @Test
@@ -524,5 +537,103 @@ class MailRequestValidatorTest {
 
     private static List<String> addresses(String prefix, int count) {
         return IntStream.range(0, count).mapToObj(i -> prefix + i + "@example.com").toList();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"Hello\u0000", "\u0000", "Hi\u0007there", "Tab\u007f", "Esc\u001b[31m", "lone \ud800 surrogate",
+            "reversed \udc00\ud800"})
+    void textTheQueueCannotStoreOrSendIsRefusedInEveryTextField(String text) {
+        MailRequest request = good();
+        request.setSubject(text);
+        request.setFromName(text);
+        request.setText(text);
+        request.setHtml(text);
+
+        assertThat(errors(request)).extracting(FieldError::getField)
+                .containsExactlyInAnyOrder("fromName", "html", "subject", "text");
+    }
+
+    @Test
+    void bodiesMayHoldTabsAndLineBreaksAndEveryPairedCharacter() {
+        MailRequest request = good();
+        request.setText("Dear customer,\r\n\tthank you \ud83d\udce8\nBye");
+        request.setHtml("<p>\tok</p>\r\n");
+        request.setSubject("Tab\tis fine \ud83d\udce8");
+
+        assertThatCode(() -> cut.check(request)).doesNotThrowAnyException();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"+999999999-12-31T23:59:59Z", "-999999999-01-01T00:00:00Z", "1969-12-31T23:59:59Z",
+            "+10000-01-01T00:00:00Z"})
+    void timesOutsideWhatEveryDatabaseStoresAreRefusedNamingTheField(String instant) {
+        MailRequest notBefore = good().notBefore(java.time.Instant.parse(instant));
+        MailRequest expiresAt = good().expiresAt(java.time.Instant.parse(instant));
+
+        assertThat(errors(notBefore)).extracting(FieldError::getField).containsExactly("notBefore");
+        assertThat(errors(expiresAt)).extracting(FieldError::getField).containsExactly("expiresAt");
+    }
+
+    @Test
+    void aMailDueOnlyAfterItExpiresIsRefused() {
+        java.time.Instant now = java.time.Instant.now();
+
+        assertThat(errors(good().notBefore(java.time.Instant.parse("9999-12-31T23:59:59Z"))))
+                .as("after the 5 days of the maximum lifetime").singleElement().satisfies(error -> {
+                    assertThat(error.getField()).isEqualTo("notBefore");
+                    assertThat(error.getMessage()).contains("mailqueue.delivery.max-lifetime.ms");
+                });
+        assertThat(errors(good().notBefore(now.plus(java.time.Duration.ofDays(30)))))
+                .extracting(FieldError::getField).containsExactly("notBefore");
+        assertThat(errors(good().notBefore(now.plus(java.time.Duration.ofDays(30)))
+                .expiresAt(now.plus(java.time.Duration.ofDays(31))))).extracting(FieldError::getField)
+                .as("expiresAt later than the lifetime does not help").containsExactly("notBefore");
+        assertThat(errors(good().notBefore(now.plus(java.time.Duration.ofDays(2))).expiresAt(now.plus(java.time.Duration.ofDays(1)))))
+                .extracting(FieldError::getField).containsExactly("expiresAt");
+        assertThatCode(() -> cut.check(good().notBefore(now.plus(java.time.Duration.ofDays(4)))))
+                .as("within the lifetime").doesNotThrowAnyException();
+
+        cut.factory = MailFactoryTest.factory("100", "0"); // no limit: only expiresAt bounds it
+        assertThatCode(() -> cut.check(good().notBefore(java.time.Instant.parse("9999-12-30T00:00:00Z"))))
+                .doesNotThrowAnyException();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"Resent-From", "resent-sender", "RESENT-TO", "Received", "Authentication-Results",
+            "DKIM-Signature", "dkim-signature", "ARC-Seal", "arc-message-signature", "ARC-Authentication-Results",
+            "Received-SPF", "DomainKey-Signature", "Delivered-To", "Return-Path"})
+    void headersThatOnlyMailServersWriteAreRefusedInAnyLetterCase(String name) {
+        assertThat(errors(good().header(name, "forged"))).extracting(FieldError::getField)
+                .containsExactly("headers." + name);
+    }
+
+    @Test
+    void aHeaderValueWithAnUnpairedSurrogateIsRefused() {
+        assertThat(errors(good().header("X-Campaign", "spring \ud800"))).extracting(FieldError::getField)
+                .containsExactly("headers.X-Campaign");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"application/pdf; filename=\"evil.exe\"", "application/pdf; name=evil.exe",
+            "application/pdf; NAME*=utf-8''evil.exe", "application/pdf; filename*0=\"ev\"; filename*1=\"il.exe\"",
+            "text/plain; charset=utf-8; Filename=x.js"})
+    void aContentTypeParameterThatNamesAFileIsRefused(String contentType) {
+        MailRequest request = good().attach("invoice.pdf", contentType, new byte[]{1});
+
+        assertThat(errors(request)).extracting(FieldError::getField).containsExactly("attachments[0].contentType");
+    }
+
+    @Test
+    void aContentTypeWithOtherParametersPasses() {
+        assertThatCode(() -> cut.check(good().attach("notes.txt", "text/plain; charset=utf-8", new byte[]{1})))
+                .doesNotThrowAnyException();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"invoice\u202Efdp.exe", "invoice\u202Egpj.scr", "report\u200B.pdf", "a\u2066b.txt",
+            "lone\ud800.pdf"})
+    void aFileNameThatCouldDisguiseItsTypeIsRefused(String filename) {
+        assertThat(errors(good().attach(filename, "application/pdf", new byte[]{1})))
+                .extracting(FieldError::getField).isNotEmpty().containsOnly("attachments[0].filename");
     }
 }

@@ -18,10 +18,12 @@ class SenderPolicyTest {
     void allowLists() {
         cut = new SenderPolicy();
         Map<String, String> lists = Map.of(
-                "shop", "orders@shop.example, @news.shop.example",
-                "relay", "*",
-                "blank", " , ");
-        cut.allowLists = user -> Optional.ofNullable(lists.get(user));
+                SenderPolicy.PREFIX + "shop", "orders@shop.example, @news.shop.example",
+                SenderPolicy.PREFIX + "relay", "*",
+                SenderPolicy.PREFIX + "blank", " , ",
+                SenderPolicy.ACCOUNTS_PREFIX + "shop", "bulk, newsletter",
+                SenderPolicy.ACCOUNTS_PREFIX + "relay", "*");
+        cut.properties = name -> Optional.ofNullable(lists.get(name));
     }
 
     @Test
@@ -54,5 +56,29 @@ class SenderPolicyTest {
                 .isEqualTo("[2].from");
         assertThat(cut.check("shop", true, mail, "from")).isEmpty();
         assertThat(cut.check("shop", false, new MailRequest().from("orders@shop.example"), "from")).isEmpty();
+    }
+
+    @Test
+    void anAccountMayBeNamedOnlyWhenTheUsersAccountListHasItAndTheRefusalListsNoOtherAccount() {
+        MailRequest bulk = new MailRequest().from("orders@shop.example").account("bulk");
+        MailRequest other = new MailRequest().from("orders@shop.example").account("transactional");
+
+        assertThat(cut.check("shop", false, bulk, "from")).isEmpty();
+        assertThat(cut.check("shop", false, other, "[4].from")).get().satisfies(error -> {
+            assertThat(error.getField()).isEqualTo("[4].account");
+            assertThat(error.getMessage()).doesNotContain("bulk", "newsletter");
+        });
+        assertThat(cut.check("relay", false, other, "from")).as("* allows every account").isEmpty();
+        assertThat(cut.check("shop", true, other, "from")).as("administrators use any account").isEmpty();
+    }
+
+    @Test
+    void aUserWithoutAnAccountListMayNameNoAccountButRoutingStillChoosesOne() {
+        assertThat(cut.check("blank", false, new MailRequest().from("x@y.example"), "from"))
+                .as("From is refused first").get().extracting(FieldError::getField).isEqualTo("from");
+        cut.properties = name -> Optional.of("*").filter(v -> name.startsWith(SenderPolicy.PREFIX));
+        assertThat(cut.check("u", false, new MailRequest().from("x@y.example"), "from")).isEmpty();
+        assertThat(cut.check("u", false, new MailRequest().from("x@y.example").account("mailqueue"), "from"))
+                .get().extracting(FieldError::getField).isEqualTo("account");
     }
 }

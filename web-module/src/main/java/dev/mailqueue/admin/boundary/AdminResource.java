@@ -1,6 +1,7 @@
 package dev.mailqueue.admin.boundary;
 
 import dev.mailqueue.api.AttemptView;
+import dev.mailqueue.api.FieldError;
 import dev.mailqueue.api.InvalidFilterException;
 import dev.mailqueue.api.MailFilter;
 import dev.mailqueue.api.MailNotFoundException;
@@ -12,7 +13,6 @@ import jakarta.ejb.EJB;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
-import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -21,11 +21,15 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.MultivaluedMap;
 import jakarta.ws.rs.core.UriInfo;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -46,6 +50,8 @@ public class AdminResource {
 
     /**
      * @return one page of the mails the query's filter matches (see {@link FilterParameters})
+     * @throws InvalidFilterException naming each parameter that does not parse or is out of range
+     *                                ({@code page}, {@code size}, {@code sort}, a criterion): 400
      */
     @GET
     @Path("mails")
@@ -53,12 +59,30 @@ public class AdminResource {
             + " recipient, sender, enqueuedBy (exact), createdFrom, createdTo (ISO-8601), errorText, bounced"
             + " (true: an attempt got a 5yz reply). Mails come without their attempt logs.")
     public MailPage search(@Context UriInfo uri,
-                           @QueryParam("page") @DefaultValue("0") @Parameter(description = "from 0") int page,
-                           @QueryParam("size") @DefaultValue("50") @Parameter(description = "1 to 500") int size,
+                           @QueryParam("page") @Parameter(description = "from 0; default 0", schema = @Schema(
+                                   type = SchemaType.INTEGER, minimum = "0")) String page,
+                           @QueryParam("size") @Parameter(description = "1 to 500; default 50", schema = @Schema(
+                                   type = SchemaType.INTEGER, minimum = "1", maximum = "500")) String size,
                            @QueryParam("sort") @Parameter(description = "id, createdAt, status, priority, notBefore,"
                                    + " sentAt or lastAttemptAt, then ,asc or ,desc; default id,desc") String sort)
             throws InvalidFilterException {
-        return admin.search(FilterParameters.parse(uri.getQueryParameters()), page, size, sort);
+        // page and size are read here, not as int parameters: JAX-RS answers 404 for a query parameter
+        // that does not convert, and the caller should learn which parameter is wrong (400).
+        List<FieldError> errors = new ArrayList<>();
+        MultivaluedMap<String, String> query = uri.getQueryParameters();
+        int pageNumber = FilterParameters.whole(query, "page", 0, errors);
+        int pageSize = FilterParameters.whole(query, "size", 50, errors);
+        MailFilter filter;
+        try {
+            filter = FilterParameters.parse(query);
+        } catch (InvalidFilterException e) {
+            errors.addAll(e.getErrors());
+            filter = null;
+        }
+        if (!errors.isEmpty()) {
+            throw new InvalidFilterException(errors);
+        }
+        return admin.search(filter, pageNumber, pageSize, sort);
     }
 
     @GET

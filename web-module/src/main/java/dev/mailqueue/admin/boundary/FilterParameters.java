@@ -14,10 +14,13 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Reads a {@link MailFilter} from query parameters: {@code id} and {@code status} (repeatable or comma
- * separated), {@code recipient}, {@code sender}, {@code enqueuedBy}, {@code createdFrom} and
- * {@code createdTo} (ISO-8601 instants), {@code errorText}, {@code bounced} (true/false). A value that
- * does not parse is an {@link InvalidFilterException} naming the parameter.
+ * Reads a {@link MailFilter} and the paging from query parameters: {@code id} and {@code status}
+ * (repeatable or comma separated), {@code recipient}, {@code sender}, {@code enqueuedBy},
+ * {@code createdFrom} and {@code createdTo} (ISO-8601 instants), {@code errorText}, {@code bounced}
+ * (true/false); {@code page} and {@code size} (whole numbers). A value that does not parse is an
+ * {@link InvalidFilterException} naming the parameter, without echoing the value; what a parsed value
+ * must be (ranges, characters) is the queue's rule ({@code FilterRules}, {@code MailSearch}). An empty
+ * text parameter ({@code sender=}) means no such criterion, as a search form sends it.
  */
 final class FilterParameters {
 
@@ -32,7 +35,7 @@ final class FilterParameters {
             try {
                 ids.add(Long.parseLong(id));
             } catch (NumberFormatException e) {
-                errors.add(new FieldError("id", "is not a number: " + id));
+                errors.add(new FieldError("id", "must be whole numbers"));
             }
         }
         filter.setIds(ids);
@@ -41,8 +44,7 @@ final class FilterParameters {
             try {
                 statuses.add(MailStatus.valueOf(status.toUpperCase(Locale.ROOT)));
             } catch (IllegalArgumentException e) {
-                errors.add(new FieldError("status", "is not one of " + Arrays.toString(MailStatus.values())
-                        + ": " + status));
+                errors.add(new FieldError("status", "must be among " + Arrays.toString(MailStatus.values())));
             }
         }
         filter.setStatuses(statuses);
@@ -64,6 +66,35 @@ final class FilterParameters {
             throw new InvalidFilterException(errors);
         }
         return filter;
+    }
+
+    /**
+     * @param query        the query parameters
+     * @param name         {@code page} or {@code size}
+     * @param defaultValue the value when the parameter is absent or empty
+     * @param errors       where a value that is no whole number is reported, named {@code name}
+     * @return the value, or {@code defaultValue} when absent or malformed
+     */
+    static int whole(MultivaluedMap<String, String> query, String name, int defaultValue, List<FieldError> errors) {
+        List<String> values = query.getOrDefault(name, List.of());
+        if (values.size() > 1) {
+            errors.add(new FieldError(name, "must be given once"));
+            return defaultValue;
+        }
+        String value = text(query, name);
+        if (value == null) {
+            return defaultValue;
+        }
+        if (!value.matches("[+-]?[0-9]{1,10}")) {
+            errors.add(new FieldError(name, "must be a whole number"));
+            return defaultValue;
+        }
+        long parsed = Long.parseLong(value);
+        if (parsed < Integer.MIN_VALUE || parsed > Integer.MAX_VALUE) {
+            errors.add(new FieldError(name, "must be a whole number up to " + Integer.MAX_VALUE));
+            return defaultValue;
+        }
+        return (int) parsed;
     }
 
     private static List<String> values(MultivaluedMap<String, String> query, String name) {
@@ -91,7 +122,7 @@ final class FilterParameters {
         try {
             return Instant.parse(value);
         } catch (DateTimeParseException e) {
-            errors.add(new FieldError(name, "is not an ISO-8601 instant such as 2026-11-21T09:00:00Z: " + value));
+            errors.add(new FieldError(name, "must be an ISO-8601 instant such as 2026-11-21T09:00:00Z"));
             return null;
         }
     }

@@ -31,7 +31,8 @@ public class MailQueueExceptionMapper implements ExceptionMapper<MailQueueExcept
         }
         if (e instanceof SenderNotAllowedException refused) {
             return new Problem("urn:mailqueue:problem:sender-not-allowed", "Sender not allowed", 403,
-                    "The mail was not queued: you may not send as this From address.", refused.getErrors())
+                    "The mail was not queued: you may not send it as given (" + refused.getErrors().size()
+                            + " field(s) at fault).", refused.getErrors())
                     .toResponse();
         }
         if (e instanceof InvalidFilterException invalid) {

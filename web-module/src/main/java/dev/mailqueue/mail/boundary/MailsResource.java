@@ -9,6 +9,7 @@ import dev.mailqueue.api.MailStateException;
 import dev.mailqueue.api.MailRequest;
 import dev.mailqueue.api.MailView;
 import dev.mailqueue.api.SenderNotAllowedException;
+import dev.mailqueue.log.control.LogText;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.ws.rs.Consumes;
@@ -32,9 +33,12 @@ import java.util.logging.Logger;
 /**
  * {@code /api/mails}: enqueue a mail (or up to 1,000 at {@code /api/mails/batch}), read its delivery
  * state, cancel it. Errors answer with
- * {@code application/problem+json} (RFC 9457): 400 for a bad request (naming each field), 403 for a From
- * address the caller may not use, 404 for an unknown id (or another sender's mail), 409 for an action
- * the mail's status forbids. Needs role {@code mail-sender} or {@code mail-admin} (web.xml).
+ * {@code application/problem+json} (RFC 9457): 400 for a bad request (naming each field; the body is read
+ * strictly by {@code dev.mailqueue.http.boundary.JsonBodyReader}), 403 for a From address or SMTP account
+ * the caller may not use, 404 for an unknown id (or another sender's mail), 409 for an action the mail's
+ * status forbids, 413 for a body over the limit and 415 for one that is not JSON
+ * ({@code dev.mailqueue.http.boundary.RequestGuard}). Needs role {@code mail-sender} or
+ * {@code mail-admin} (web.xml).
  */
 @Path("mails")
 @RequestScoped
@@ -74,7 +78,8 @@ public class MailsResource {
         try {
             receipt = mails.enqueue(request, idempotencyKey);
         } catch (IdempotencyConflictException raced) {
-            LOG.info(() -> "Idempotency key " + idempotencyKey + ": a concurrent duplicate committed first; answering with its mail");
+            LOG.info(() -> "Idempotency key " + LogText.escape(idempotencyKey)
+                    + ": a concurrent duplicate committed first; answering with its mail");
             try {
                 receipt = mails.enqueue(request, idempotencyKey); // the winner has committed: its mail
             } catch (IdempotencyConflictException again) {

@@ -1,5 +1,6 @@
 package dev.mailqueue.mail.boundary;
 
+import dev.mailqueue.log.control.LogText;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.ext.ExceptionMapper;
 import jakarta.ws.rs.ext.Provider;
@@ -11,7 +12,8 @@ import java.util.logging.Logger;
 
 /**
  * Any other failure: 500 problem details with an incident id that is also in the server log, and
- * none of the exception's text, which may hold SQL or internal names.
+ * none of the exception's text, which may hold SQL or internal names. The log gets the exception with
+ * its messages escaped ({@link LogText#safe}), since they may quote the request.
  */
 @Provider
 public class UnexpectedErrorMapper implements ExceptionMapper<Exception> {
@@ -21,7 +23,7 @@ public class UnexpectedErrorMapper implements ExceptionMapper<Exception> {
     @Override
     public Response toResponse(Exception e) {
         String incident = UUID.randomUUID().toString();
-        LOG.log(Level.SEVERE, "incident " + incident, e);
+        LOG.log(Level.SEVERE, "incident " + incident, LogText.safe(e)); // messages may quote the request
         return new Problem("urn:mailqueue:problem:internal", "Internal error", 500,
                 "The request failed on the server; the log has incident " + incident + ".", List.of())
                 .toResponse();

@@ -8,26 +8,19 @@ import jakarta.ws.rs.ext.Provider;
 
 import java.util.List;
 
-/** A body that is not JSON, or JSON of the wrong shape: 400 problem details, nothing queued. */
+/**
+ * A body JSON-B could not bind: 400 problem details, nothing queued. The API's own bodies are read by
+ * the strict reader ({@code dev.mailqueue.http.boundary.JsonBodyReader}), which names the fields; this
+ * covers anything else, with a fixed sentence rather than the binder's message, which names Java
+ * classes and echoes the request.
+ */
 @Provider
 public class UnreadableRequestMapper implements ExceptionMapper<JsonbException> {
 
     @Override
     public Response toResponse(JsonbException e) {
-        return MalformedJson.problem(e).toResponse();
-    }
-
-    /** The problem for an unreadable body, shared with {@link WebApplicationExceptionMapper}. */
-    static final class MalformedJson {
-
-        private MalformedJson() {
-        }
-
-        static Problem problem(Throwable e) {
-            String reason = e.getMessage() == null ? "not valid JSON" : e.getMessage();
-            return new Problem("urn:mailqueue:problem:malformed-json", "Malformed request body", 400,
-                    "The body is not a valid JSON mail: " + reason,
-                    List.of(new FieldError("", reason)));
-        }
+        return new Problem("urn:mailqueue:problem:malformed-json", "Malformed request body", 400,
+                "The body is not valid JSON of the expected shape; nothing was done.",
+                List.of(new FieldError("", "is not valid JSON of the expected shape"))).toResponse();
     }
 }

@@ -1,0 +1,114 @@
+package dev.mailqueue.it;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayInputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Limits hold while a request is read, not after it was held whole: a body above
+ * {@code mailqueue.http.max-request-bytes} (4 MiB on the test server) is 413 problem details, refused
+ * at once when its Content-Length says so and as soon as the limit is passed when it comes chunked; a
+ * batch counts as one request and holds at most 1,000 mails; ambiguous framing (Content-Length twice)
+ * and a body that ends before its Content-Length are 400. Nothing of any of them is stored.
+ */
+class RequestLimitsIT extends QueueServerIT {
+
+    private static final int LIMIT = 4 * 1024 * 1024;
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(10)).build();
+
+    @Test
+    void aBodyOverTheLimitIs413WhetherItsLengthIsDeclaredOrNot() throws Exception {
+        long stored = QueueApi.storedMails();
+        byte[] big = ("{\"from\":\"alice@sender.example\",\"to\":[\"big@to.example\"],\"text\":\""
+                + "x".repeat(LIMIT) + "\"}").getBytes(StandardCharsets.UTF_8);
+
+        HttpResponse<String> declared = post("/api/mails", HttpRequest.BodyPublishers.ofByteArray(big));
+        Problems.assertProblem(declared, 413, "Content-Length");
+
+        // Of unknown length, the JDK client sends the body chunked: the limit stops the reading.
+        HttpResponse<String> chunked = post("/api/mails",
+                HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(big)));
+        Problems.assertProblem(chunked, 413, "");
+
+        String attachment = Base64.getEncoder().encodeToString(new byte[700 * 1024]);
+        String mail = "{\"from\":\"alice@sender.example\",\"to\":[\"batch@to.example\"],\"text\":\"x\","
+                + "\"attachments\":[{\"filename\":\"a.bin\",\"content\":\"" + attachment + "\"}]}";
+        String batch = IntStream.range(0, 5).mapToObj(i -> mail).collect(Collectors.joining(",", "[", "]"));
+        Problems.assertProblem(post("/api/mails/batch", HttpRequest.BodyPublishers.ofString(batch)), 413, "Content-Length");
+
+        assertThat(QueueApi.storedMails()).as("nothing stored").isEqualTo(stored);
+    }
+
+    @Test
+    void aBatchHoldsAtMost1000Mails() {
+        long stored = QueueApi.storedMails();
+        String mail = "{\"from\":\"alice@sender.example\",\"to\":[\"many@to.example\"],\"text\":\"x\"}";
+        String batch = IntStream.range(0, 1001).mapToObj(i -> mail).collect(Collectors.joining(",", "[", "]"));
+
+        HttpResponse<String> response = QueueApi.postTo("/api/mails/batch", batch);
+
+        Problems.assertProblem(response, 400, "");
+        assertThat(response.body()).contains("1000");
+        assertThat(QueueApi.storedMails()).isEqualTo(stored);
+    }
+
+    @Test
+    void ambiguousOrTruncatedBodiesAre400AndStoreNothing() {
+        long stored = QueueApi.storedMails();
+        String body = "{\"from\":\"alice@sender.example\",\"to\":[\"framing@to.example\"],\"text\":\"x\"}";
+        String head = "POST /api/mails HTTP/1.1\nHost: localhost\nAuthorization: " + TestUser.SENDER.basic()
+                + "\nContent-Type: application/json\nConnection: close";
+
+        RawHttp.Answer twice = RawHttp.send(head + "\nContent-Length: " + body.length() + "\nContent-Length: "
+                + body.length(), body.getBytes(StandardCharsets.UTF_8), false);
+        assertThat(twice.status()).as(twice.body()).isEqualTo(400);
+        assertThat(twice.contentType()).startsWith("application/problem+json");
+        assertThat(Problems.fields(twice.body())).contains("Content-Length");
+
+        RawHttp.Answer shorter = RawHttp.send(head + "\nContent-Length: " + (body.length() + 40),
+                body.getBytes(StandardCharsets.UTF_8), true);
+        assertThat(shorter.status()).as(shorter.body()).isEqualTo(400);
+        assertThat(shorter.contentType()).startsWith("application/problem+json");
+        assertThat(Problems.fields(shorter.body())).contains("Content-Length");
+
+        assertThat(QueueApi.storedMails()).as("nothing stored").isEqualTo(stored);
+    }
+
+    @Test
+    void aSecondRequestHiddenBehindConflictingLengthsIsNeverServed() {
+        String body = "{\"ids\":[1]}";
+        String smuggled = "DELETE /api/admin/mails/1 HTTP/1.1\r\nHost: localhost\r\nAuthorization: "
+                + TestUser.ADMIN.basic() + "\r\n\r\n";
+        String head = "POST /api/admin/mails/requeue HTTP/1.1\nHost: localhost\nAuthorization: " + TestUser.ADMIN.basic()
+                + "\nContent-Type: application/json\nContent-Length: " + body.length()
+                + "\nContent-Length: " + (body.length() + smuggled.length());
+
+        RawHttp.Answer answer = RawHttp.send(head, (body + smuggled).getBytes(StandardCharsets.UTF_8), false);
+
+        // Liberty keeps the first length of two that differ (the application sees only that one), answers,
+        // and closes the connection, so what follows the first length is never read as a request.
+        assertThat(answer.body()).as("one answer only").doesNotContain("HTTP/1.1");
+        assertThat(answer.headers().get("connection")).isEqualToIgnoringCase("close");
+    }
+
+    private static HttpResponse<String> post(String path, HttpRequest.BodyPublisher body) throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(URI.create(QueueApi.BASE + path))
+                .timeout(Duration.ofSeconds(60))
+                .header("Authorization", TestUser.SENDER.basic())
+                .header("Content-Type", "application/json")
+                .POST(body).build(), HttpResponse.BodyHandlers.ofString());
+    }
+}

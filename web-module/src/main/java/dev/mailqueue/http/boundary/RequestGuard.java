@@ -1,0 +1,214 @@
+package dev.mailqueue.http.boundary;
+
+import dev.mailqueue.api.FieldError;
+import dev.mailqueue.http.control.BodyFraming;
+import dev.mailqueue.http.control.LimitedInputStream;
+import dev.mailqueue.http.control.MediaTypeHeader;
+import dev.mailqueue.http.control.OriginCheck;
+import dev.mailqueue.log.control.LogText;
+import dev.mailqueue.mail.boundary.Problem;
+import jakarta.annotation.PostConstruct;
+import jakarta.inject.Inject;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ReadListener;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletInputStream;
+import jakarta.servlet.annotation.WebFilter;
+import jakarta.servlet.http.HttpFilter;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
+import jakarta.servlet.http.HttpServletResponse;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+import java.io.IOException;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.logging.Logger;
+
+/**
+ * What every request to the web module passes after authentication and before the REST resources:
+ * <ol>
+ *   <li>security headers on every answer: {@code X-Content-Type-Options: nosniff},
+ *       {@code X-Frame-Options: DENY} and {@code Content-Security-Policy: frame-ancestors 'none'}
+ *       (the console may not be framed, clickjacking), and for the console {@code /admin/} a policy
+ *       that allows only its own scripts and styles;</li>
+ *   <li>unambiguous body framing ({@link BodyFraming}: one Content-Length, not with
+ *       Transfer-Encoding), else 400;</li>
+ *   <li>the body limit {@code mailqueue.http.max-request-bytes} (default 16 MiB): a Content-Length
+ *       above it is 413 before a byte is read, and a body is counted while it is read
+ *       ({@link LimitedInputStream}), so a chunked one over the limit stops there with 413 too;</li>
+ *   <li>for state-changing methods (all but GET, HEAD, OPTIONS, TRACE), the cross-site request
+ *       forgery guard: a body must be {@code application/json} (415 otherwise, 400 for a
+ *       Content-Type that does not parse), which a web page cannot send to another site without
+ *       that site's CORS consent, and {@link OriginCheck} on {@code Origin} and
+ *       {@code Sec-Fetch-Site} (403).</li>
+ * </ol>
+ * Refusals are problem details naming the header at fault; nothing of the request reaches the queue.
+ */
+@WebFilter(filterName = "RequestGuard", urlPatterns = "/*")
+public class RequestGuard extends HttpFilter {
+
+    private static final long serialVersionUID = 1L;
+
+    private static final Logger LOG = Logger.getLogger(RequestGuard.class.getName());
+
+    /** The console's policy: its own files only, no framing, no plugins, no forms posting elsewhere. */
+    static final String CONSOLE_POLICY = "default-src 'self'; frame-ancestors 'none'; base-uri 'none';"
+            + " form-action 'none'; object-src 'none'";
+
+    @Inject
+    @ConfigProperty(name = "mailqueue.http.max-request-bytes") // default: microprofile-config.properties
+    long maxRequestBytes;
+
+    @Inject
+    @ConfigProperty(name = "mailqueue.security.allowed-origins")
+    Optional<String> allowedOrigins; // empty: only the server's own origin
+
+    private OriginCheck origins;
+
+    @PostConstruct
+    void readConfiguration() {
+        if (maxRequestBytes < 1) {
+            throw new IllegalStateException("configuration mailqueue.http.max-request-bytes must be 1 or more: "
+                    + maxRequestBytes);
+        }
+        try {
+            origins = OriginCheck.of(allowedOrigins.orElse(""));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException("configuration mailqueue.security.allowed-origins: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+            throws IOException, ServletException {
+        response.setHeader("X-Content-Type-Options", "nosniff");
+        response.setHeader("X-Frame-Options", "DENY");
+        boolean console = request.getRequestURI().startsWith(request.getContextPath() + "/admin/");
+        response.setHeader("Content-Security-Policy", console ? CONSOLE_POLICY : "frame-ancestors 'none'");
+
+        boolean transferEncoded = request.getHeader("Transfer-Encoding") != null;
+        BodyFraming framing;
+        try {
+            framing = BodyFraming.of(Collections.list(request.getHeaders("Content-Length")), transferEncoded);
+        } catch (IllegalArgumentException e) {
+            refuse(response, 400, "urn:mailqueue:problem:malformed-request", "Bad Request",
+                    "The request's framing is ambiguous; nothing was done.",
+                    new FieldError(transferEncoded ? "Transfer-Encoding" : "Content-Length", e.getMessage()));
+            return;
+        }
+        if (framing.declared().isPresent() && framing.declared().getAsLong() > maxRequestBytes) {
+            tooLarge(response);
+            return;
+        }
+        if (!OriginCheck.SAFE_METHODS.contains(request.getMethod())) {
+            Optional<String> crossSite = origins.refusal(request.getMethod(), request.getHeader("Origin"),
+                    request.getHeader("Sec-Fetch-Site"), ownOrigin(request));
+            if (crossSite.isPresent()) {
+                LOG.warning(() -> "refused a cross-site " + request.getMethod() + " by " + LogText.escape(request.getRemoteUser())
+                        + " to " + LogText.escape(request.getRequestURI()) + " from Origin "
+                        + LogText.escape(request.getHeader("Origin")));
+                String header = crossSite.get().startsWith("Origin") ? "Origin" : "Sec-Fetch-Site";
+                refuse(response, 403, "urn:mailqueue:problem:cross-site-request", "Forbidden",
+                        "A request from another web site may not change anything here; nothing was done.",
+                        new FieldError(header, crossSite.get().substring(header.length() + 2)));
+                return;
+            }
+            String contentType = request.getHeader("Content-Type");
+            if (contentType != null || framing.hasBody()) {
+                Optional<MediaTypeHeader> type = MediaTypeHeader.parse(contentType);
+                if (type.isEmpty()) {
+                    refuse(response, contentType == null ? 415 : 400, contentType == null
+                                    ? "urn:mailqueue:problem:unsupported-media-type" : "urn:mailqueue:problem:malformed-request",
+                            contentType == null ? "Unsupported Media Type" : "Bad Request",
+                            "The request body must be application/json; nothing was done.",
+                            new FieldError("Content-Type", contentType == null ? "is required with a body"
+                                    : "is not a media type (RFC 9110 8.3.1)"));
+                    return;
+                }
+                if (!type.get().isJson()) {
+                    refuse(response, 415, "urn:mailqueue:problem:unsupported-media-type", "Unsupported Media Type",
+                            "The request body must be application/json; nothing was done.",
+                            new FieldError("Content-Type", "must be application/json (UTF-8)"));
+                    return;
+                }
+            }
+        }
+        long declared = framing.declared().orElse(-1);
+        chain.doFilter(new LimitedRequest(request, maxRequestBytes, declared), response);
+    }
+
+    /** @return {@code scheme://host:port} this request was addressed to (its Host header) */
+    private static String ownOrigin(HttpServletRequest request) {
+        return request.getScheme() + "://" + request.getServerName() + ":" + request.getServerPort();
+    }
+
+    private void tooLarge(HttpServletResponse response) throws IOException {
+        refuse(response, 413, "urn:mailqueue:problem:request-too-large", "Content Too Large",
+                "The request body is larger than this server accepts; nothing was done.",
+                new FieldError("Content-Length", "must be at most " + maxRequestBytes + " bytes"
+                        + " (mailqueue.http.max-request-bytes)"));
+    }
+
+    private static void refuse(HttpServletResponse response, int status, String type, String title, String detail,
+                               FieldError error) throws IOException {
+        ProblemWriter.write(response, new Problem(type, title, status, detail, List.of(error)));
+    }
+
+    /** The request with its body counted against the limit and its Content-Length. */
+    private static final class LimitedRequest extends HttpServletRequestWrapper {
+
+        private final long limit;
+        private final long declared;
+        private ServletInputStream body;
+
+        LimitedRequest(HttpServletRequest request, long limit, long declared) {
+            super(request);
+            this.limit = limit;
+            this.declared = declared;
+        }
+
+        @Override
+        public ServletInputStream getInputStream() throws IOException {
+            if (body == null) {
+                ServletInputStream in = super.getInputStream();
+                LimitedInputStream limited = new LimitedInputStream(in, limit, declared);
+                body = new ServletInputStream() {
+                    @Override
+                    public int read() throws IOException {
+                        return limited.read();
+                    }
+
+                    @Override
+                    public int read(byte[] b, int off, int len) throws IOException {
+                        return limited.read(b, off, len);
+                    }
+
+                    @Override
+                    public boolean isFinished() {
+                        return in.isFinished();
+                    }
+
+                    @Override
+                    public boolean isReady() {
+                        return in.isReady();
+                    }
+
+                    @Override
+                    public void setReadListener(ReadListener listener) {
+                        in.setReadListener(listener);
+                    }
+                };
+            }
+            return body;
+        }
+
+        @Override
+        public java.io.BufferedReader getReader() throws IOException {
+            String encoding = getCharacterEncoding();
+            return new java.io.BufferedReader(new java.io.InputStreamReader(getInputStream(),
+                    encoding == null ? java.nio.charset.StandardCharsets.UTF_8 : java.nio.charset.Charset.forName(encoding)));
+        }
+    }
+}

@@ -1,0 +1,90 @@
+package dev.mailqueue.http.control;
+
+import java.io.EOFException;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+
+/**
+ * A request body that is counted while it is read, so a limit holds before the body is held whole:
+ * reading past {@code limit} bytes throws a {@link RequestBodyException} with 413, and reaching the
+ * end before the declared {@code Content-Length} throws one with 400 (a body that ends early is
+ * incomplete, RFC 9112 §6.3, not a shorter request).
+ */
+public class LimitedInputStream extends FilterInputStream {
+
+    private final long limit;
+    private final long declared;
+    private long count;
+
+    /**
+     * @param in       the body
+     * @param limit    most bytes allowed, 0 or more
+     * @param declared the Content-Length, or -1 when none was given
+     */
+    public LimitedInputStream(InputStream in, long limit, long declared) {
+        super(in);
+        this.limit = limit;
+        this.declared = declared;
+    }
+
+    @Override
+    public int read() throws IOException {
+        int b;
+        try {
+            b = super.read();
+        } catch (EOFException e) {
+            throw truncated();
+        }
+        account(b < 0 ? -1 : 1);
+        return b;
+    }
+
+    @Override
+    public int read(byte[] buffer, int offset, int length) throws IOException {
+        int n;
+        try {
+            n = super.read(buffer, offset, length);
+        } catch (EOFException e) {
+            throw truncated(); // Liberty reports a body that ends early as an EOFException
+        }
+        account(n);
+        return n;
+    }
+
+    @Override
+    public long skip(long n) throws IOException {
+        long skipped = super.skip(n);
+        account(skipped);
+        return skipped;
+    }
+
+    @Override
+    public boolean markSupported() {
+        return false;
+    }
+
+    /** @return bytes read so far */
+    public long count() {
+        return count;
+    }
+
+    private RequestBodyException truncated() {
+        return new RequestBodyException(400, declared >= 0
+                ? "the body ended after " + count + " of the " + declared + " bytes its Content-Length announced"
+                : "the body ended before its last chunk");
+    }
+
+    private void account(long n) throws IOException {
+        if (n < 0) {
+            if (declared >= 0 && count < declared) {
+                throw truncated();
+            }
+            return;
+        }
+        count += n;
+        if (count > limit) {
+            throw new RequestBodyException(413, "the body is longer than " + limit + " bytes");
+        }
+    }
+}

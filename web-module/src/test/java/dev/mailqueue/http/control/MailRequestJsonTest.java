@@ -1,0 +1,139 @@
+package dev.mailqueue.http.control;
+
+import dev.mailqueue.api.FieldError;
+import dev.mailqueue.api.MailRequest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.io.IOException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The shape of a mail in JSON, exactly: every coercion JSON-B made (issue 16's list) is an error naming
+ * the field, and a well-formed mail is bound field by field.
+ */
+class MailRequestJsonTest {
+
+    static final String GOOD = "{\"from\":\"alice@shop.example\",\"fromName\":\"Alice\",\"replyTo\":\"r@shop.example\","
+            + "\"to\":[\"bob@to.example\"],\"cc\":[\"c@to.example\"],\"bcc\":[],\"subject\":\"Hi\",\"text\":\"t\","
+            + "\"html\":\"<p>h</p>\",\"priority\":7,\"notBefore\":\"2030-01-01T00:00:00Z\","
+            + "\"expiresAt\":\"2030-01-02T00:00:00+01:00\",\"perRecipient\":true,\"account\":\"bulk\","
+            + "\"headers\":{\"X-Campaign\":\"spring\",\"List-Id\":\"<l.shop.example>\"},"
+            + "\"attachments\":[{\"filename\":\"a.txt\",\"contentType\":\"text/plain\",\"content\":\"YWI=\"}]}";
+
+    static List<FieldError> errorsOf(String json) throws IOException {
+        List<FieldError> errors = new ArrayList<>();
+        MailRequestJson.mail(StrictJsonTest.read(json), errors);
+        return errors;
+    }
+
+    @Test
+    void aWellFormedMailIsBoundFieldByField() throws IOException {
+        List<FieldError> errors = new ArrayList<>();
+        MailRequest mail = MailRequestJson.mail(StrictJsonTest.read(GOOD), errors);
+
+        assertThat(errors).isEmpty();
+        assertThat(mail.getFrom()).isEqualTo("alice@shop.example");
+        assertThat(mail.getTo()).containsExactly("bob@to.example");
+        assertThat(mail.getPriority()).isEqualTo(7);
+        assertThat(mail.getNotBefore()).isEqualTo(Instant.parse("2030-01-01T00:00:00Z"));
+        assertThat(mail.getExpiresAt()).isEqualTo(Instant.parse("2030-01-01T23:00:00Z"));
+        assertThat(mail.isPerRecipient()).isTrue();
+        assertThat(mail.getAccount()).isEqualTo("bulk");
+        assertThat(mail.getHeaders()).containsExactly(java.util.Map.entry("X-Campaign", "spring"),
+                java.util.Map.entry("List-Id", "<l.shop.example>"));
+        assertThat(mail.getAttachments()).singleElement().satisfies(a -> {
+            assertThat(a.getFilename()).isEqualTo("a.txt");
+            assertThat(a.getContent()).containsExactly('a', 'b');
+        });
+    }
+
+    @Test
+    void nullMeansAbsent() throws IOException {
+        List<FieldError> errors = new ArrayList<>();
+        MailRequest mail = MailRequestJson.mail(StrictJsonTest.read("{\"from\":\"a@b.example\",\"subject\":null,"
+                + "\"to\":null,\"priority\":null,\"perRecipient\":null,\"headers\":null,\"attachments\":null}"), errors);
+
+        assertThat(errors).isEmpty();
+        assertThat(mail.getSubject()).isNull();
+        assertThat(mail.getTo()).isEmpty();
+        assertThat(mail.getPriority()).isNull();
+        assertThat(mail.isPerRecipient()).isFalse();
+    }
+
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource(delimiter = '|', value = {
+            "{\"perRecipient\":\"yes\"}|perRecipient",
+            "{\"perRecipient\":1}|perRecipient",
+            "{\"priority\":1e400}|priority",
+            "{\"priority\":-1e400}|priority",
+            "{\"priority\":9223372036854775808}|priority",
+            "{\"priority\":2147483648}|priority",
+            "{\"priority\":4.5}|priority",
+            "{\"priority\":\"7\"}|priority",
+            "{\"priority\":true}|priority",
+            "{\"from\":[\"a@x.example\"]}|from",
+            "{\"subject\":[\"a\"]}|subject",
+            "{\"subject\":7}|subject",
+            "{\"text\":{}}|text",
+            "{\"to\":\"a@x.example\"}|to",
+            "{\"to\":[null]}|to[0]",
+            "{\"cc\":[1]}|cc[0]",
+            "{\"bcc\":[[\"a@x.example\"]]}|bcc[0]",
+            "{\"headers\":[]}|headers",
+            "{\"headers\":{\"X-A\":1}}|headers.X-A",
+            "{\"headers\":{\"X-A\":null}}|headers.X-A",
+            "{\"attachments\":{}}|attachments",
+            "{\"attachments\":[1]}|attachments[0]",
+            "{\"attachments\":[{\"filename\":\"a\",\"content\":[97,98]}]}|attachments[0].content",
+            "{\"attachments\":[{\"filename\":\"a\",\"content\":\"not base64!\"}]}|attachments[0].content",
+            "{\"attachments\":[{\"filename\":\"a\",\"content\":\"YWI=\",\"size\":2}]}|attachments[0].size",
+            "{\"notBefore\":\"tomorrow\"}|notBefore",
+            "{\"notBefore\":1767225600}|notBefore",
+            "{\"expiresAt\":\"2030-13-01T00:00:00Z\"}|expiresAt",
+            "{\"account\":[\"bulk\"]}|account",
+            "{\"bc\":[\"a@x.example\"]}|bc"})
+    void everyCoercionOfJsonBIsAnErrorNamingTheField(String json, String field) throws IOException {
+        assertThat(errorsOf(json)).extracting(FieldError::getField).contains(field);
+    }
+
+    @Test
+    void aBatchIsAnArrayOfMailObjectsNamedByIndex() throws IOException {
+        List<FieldError> errors = new ArrayList<>();
+        List<MailRequest> mails = MailRequestJson.mails(StrictJsonTest.read("[" + GOOD + "," + GOOD + "]"), errors);
+        assertThat(errors).isEmpty();
+        assertThat(mails).hasSize(2);
+
+        errors.clear();
+        MailRequestJson.mails(StrictJsonTest.read("[[" + GOOD + "]]"), errors);
+        assertThat(errors).extracting(FieldError::getField).containsExactly("[0]");
+
+        errors.clear();
+        MailRequestJson.mails(StrictJsonTest.read("[" + GOOD + ",{\"priority\":\"high\"}]"), errors);
+        assertThat(errors).extracting(FieldError::getField).containsExactly("[1].priority");
+
+        errors.clear();
+        MailRequestJson.mails(StrictJsonTest.read(GOOD), errors);
+        assertThat(errors).extracting(FieldError::getField).containsExactly("");
+    }
+
+    @Test
+    void aBatchOfMoreThan1000IsRefusedBeforeAnyMailIsBound() throws IOException {
+        List<FieldError> errors = new ArrayList<>();
+        MailRequestJson.mails(StrictJsonTest.read("[" + "{},".repeat(1000) + "{}]"), errors);
+
+        assertThat(errors).singleElement().satisfies(e -> assertThat(e.getMessage()).contains("1000"));
+    }
+
+    @Test
+    void anUnknownFieldNameIsShownShortened() throws IOException {
+        String name = "x".repeat(500);
+        assertThat(errorsOf("{\"" + name + "\":1}")).singleElement()
+                .satisfies(e -> assertThat(e.getField()).hasSizeLessThan(70));
+    }
+}
