@@ -48,11 +48,15 @@ die() { printf 'run.sh: ERROR: %s\n' "$*" >&2; exit 1; }
 port_busy() { ss -ltnH "sport = :$1" | grep -q .; }
 
 [[ $MAILS =~ ^[1-9][0-9]*$ ]] || die "mails must be a positive number, got '$MAILS'"
-if ! command -v wrk >/dev/null; then
-    say "installing wrk (Debian package) for the single-request phase"
-    apt-get install -y wrk >/dev/null 2>&1 || { apt-get update >/dev/null && apt-get install -y wrk >/dev/null; } \
-        || die "wrk is missing and could not be installed (apt-get install wrk)"
-fi
+# Debian packages the run needs: wrk (single-request phase), postfix (for smtp-sink; its daemon is not started).
+install_package() {
+    say "installing $1 (Debian package) for $2"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y "$1" >/dev/null 2>&1 \
+        || { apt-get update >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y "$1" >/dev/null; } \
+        || die "$1 is missing and could not be installed (apt-get install $1)"
+}
+command -v wrk >/dev/null || install_package wrk "the single-request phase"
+command -v smtp-sink >/dev/null || install_package postfix "smtp-sink"
 for tool in smtp-sink psql mvn java ss curl wrk; do
     command -v "$tool" >/dev/null || die "$tool not found (smtp-sink: apt-get install postfix)"
 done
@@ -159,7 +163,7 @@ for ((i = 0; ; i++)); do
     sleep 1
 done
 say "server says: $dispatch_config"
-[[ $dispatch_config == "mail dispatch every $INTERVAL_MS ms, up to $CLAIMERS claimers of $BATCH_SIZE mails"* ]] \
+[[ $dispatch_config == "mail dispatch every $INTERVAL_MS ms and on enqueue, up to $CLAIMERS claimers of $BATCH_SIZE mails"* ]] \
     || die "the server did not take the dispatch settings"
 
 liberty_pid=$(ss -ltnpH "sport = :$HTTP_PORT" | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2)

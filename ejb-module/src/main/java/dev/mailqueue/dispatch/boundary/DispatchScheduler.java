@@ -111,12 +111,12 @@ public class DispatchScheduler {
     @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED) // batch steps manage their own transactions
     void tick(Timer timer) {
         if (WAKE.equals(timer.getInfo())) {
-            wakeUp.woken();
+            wakeUp.serve(() -> startClaimers(false)); // enqueued mail is QUEUED: no need to look for leases
         } else {
             heartbeat.beat();
             connections.closeIdle();
+            startClaimers(true);
         }
-        startClaimers();
     }
 
     /**
@@ -129,7 +129,8 @@ public class DispatchScheduler {
         timers.createSingleActionTimer(0, new TimerConfig(WAKE, false));
     }
 
-    private synchronized void startClaimers() {
+    /** @param withExpired true to count expired leases as work too (the interval tick; a wake-up skips it) */
+    private synchronized void startClaimers(boolean withExpired) {
         try {
             JobOperator jobs = BatchRuntime.getJobOperator();
             running.removeIf(id -> isOver(jobs.getJobExecution(id).getBatchStatus()));
@@ -138,7 +139,7 @@ public class DispatchScheduler {
                 return;
             }
             int batch = settings.batchSize();
-            int waiting = transactions.countClaimable(Instant.now(), free * batch);
+            int waiting = transactions.countClaimable(Instant.now(), free * batch, withExpired);
             int wanted = Math.min(free, (waiting + batch - 1) / batch);
             for (int i = 0; i < wanted; i++) {
                 running.add(jobs.start(JOB, new Properties()));

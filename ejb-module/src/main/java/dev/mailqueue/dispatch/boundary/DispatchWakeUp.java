@@ -2,20 +2,23 @@ package dev.mailqueue.dispatch.boundary;
 
 import dev.mailqueue.dispatch.control.DispatchSignal;
 import dev.mailqueue.mail.control.MailsEnqueued;
+import dev.mailqueue.settings.control.QueueSettings;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.TransactionPhase;
 import jakarta.inject.Inject;
 
+import java.time.Instant;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Mail goes out when it is queued: once an enqueue's transaction has committed (a CDI transactional
  * observer, AFTER_SUCCESS: never for an enqueue that rolled back), it tells running claimers there is
- * more to claim ({@link DispatchSignal}) and asks the scheduler to start claimers. Requests that come
- * while one is under way count as one, so a burst of enqueues costs one start, and the enqueuing thread
- * never waits for it.
+ * more to claim ({@link DispatchSignal}) and, when the mail is due before the next timer tick, has the
+ * scheduler start claimers. At most one wake-up runs at a time: enqueues that commit while one is under
+ * way make it run once more when it ends, so a burst of enqueues costs one or two passes, holds at most
+ * one timer thread, and the enqueuing thread never waits for it.
  */
 @ApplicationScoped
 public class DispatchWakeUp {
@@ -23,20 +26,42 @@ public class DispatchWakeUp {
     @Inject
     DispatchSignal signal;
 
+    @Inject
+    QueueSettings settings;
+
     @EJB
     DispatchScheduler scheduler;
 
-    private final AtomicBoolean pending = new AtomicBoolean();
+    /** A wake-up's timer is set or its pass runs. */
+    private final AtomicBoolean scheduled = new AtomicBoolean();
+    /** An enqueue committed since the running pass began. */
+    private final AtomicBoolean again = new AtomicBoolean();
 
     void enqueued(@Observes(during = TransactionPhase.AFTER_SUCCESS) MailsEnqueued event) {
         signal.enqueued();
-        if (pending.compareAndSet(false, true)) {
+        if (event.earliestDue().isAfter(Instant.now().plusMillis(settings.intervalMillis()))) {
+            return; // the interval timer finds it when it falls due
+        }
+        again.set(true);
+        if (scheduled.compareAndSet(false, true)) {
             scheduler.wake(); // sets a one-off timer and returns
         }
     }
 
-    /** Called by the scheduler as it starts to act on a request. */
-    void woken() {
-        pending.set(false);
+    /**
+     * Runs the scheduler's pass for a wake-up, and again as long as enqueues committed during the last
+     * pass (an enqueue that comes as the last pass ends sets a new timer instead).
+     *
+     * @param pass the scheduler's start of claimers
+     */
+    void serve(Runnable pass) {
+        do {
+            again.set(false);
+            try {
+                pass.run();
+            } finally {
+                scheduled.set(false); // a pass that failed must not block every later wake-up
+            }
+        } while (again.get() && scheduled.compareAndSet(false, true));
     }
 }

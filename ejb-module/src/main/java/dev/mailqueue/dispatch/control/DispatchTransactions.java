@@ -37,13 +37,15 @@ public class DispatchTransactions {
      * @see ClaimStore#claim
      * @throws dev.mailqueue.queue.control.StoreException (wrapped by the container) when the database fails
      */
-    public ClaimStore.Claim claim(String owner, String server, Instant now, int limit, AccountFilter accounts) {
-        return claims.claim(owner, server, now, now.plusMillis(settings.leaseMillis()), limit, settings.inDoubt(), accounts);
+    public ClaimStore.Claim claim(String owner, String server, Instant now, int limit, AccountFilter accounts,
+                                  boolean takeBack) {
+        return claims.claim(owner, server, now, now.plusMillis(settings.leaseMillis()), limit, settings.inDoubt(),
+                accounts, takeBack);
     }
 
     /** @see ClaimStore#countClaimable */
-    public int countClaimable(Instant now, int max) {
-        return claims.countClaimable(now, max);
+    public int countClaimable(Instant now, int max, boolean withExpired) {
+        return claims.countClaimable(now, max, withExpired);
     }
 
     /**

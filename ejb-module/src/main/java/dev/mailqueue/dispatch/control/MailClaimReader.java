@@ -60,6 +60,9 @@ public class MailClaimReader extends AbstractItemReader {
     @Inject
     Accounts accounts;
 
+    @Inject
+    ExpiredLeaseSweep sweep;
+
     private final Deque<ClaimedMail> claimed = new ArrayDeque<>();
     private Claimer claimer;
 
@@ -79,8 +82,10 @@ public class MailClaimReader extends AbstractItemReader {
             long started = System.nanoTime();
             ClaimStore.Claim claim;
             try {
-                claim = transactions.claim(claimer.owner(), server.name(), Instant.now(), settings.batchSize(),
-                        AccountFilter.of(accounts.names(), unreachableAccounts(), accounts.defaultAccount().name()));
+                Instant now = Instant.now();
+                claim = transactions.claim(claimer.owner(), server.name(), now, settings.batchSize(),
+                        AccountFilter.of(accounts.names(), unreachableAccounts(), accounts.defaultAccount().name()),
+                        sweep.turn(now));
             } catch (RuntimeException e) {
                 if (!isLockConflict(e)) {
                     throw e;

@@ -22,6 +22,7 @@ import dev.mailqueue.mail.control.SenderPolicy;
 import dev.mailqueue.queue.control.Enqueued;
 import dev.mailqueue.queue.control.MailGroup;
 import dev.mailqueue.queue.control.EnqueueStore;
+import dev.mailqueue.queue.control.NewMail;
 import dev.mailqueue.queue.control.OperatorStore;
 import dev.mailqueue.queue.control.StoreException;
 import jakarta.annotation.Resource;
@@ -144,7 +145,11 @@ public class Mails implements MailQueueLocal, MailQueueRemote {
         List<List<Enqueued>> stored = store.enqueue(groups);
         List<EnqueueReceipt> receipts = new ArrayList<>(groups.size());
         int rows = 0;
+        Instant earliestDue = null;
         for (int g = 0; g < groups.size(); g++) {
+            for (NewMail mail : groups.get(g).mails()) {
+                earliestDue = earliestDue == null || mail.notBefore().isBefore(earliestDue) ? mail.notBefore() : earliestDue;
+            }
             List<Enqueued> mails = stored.get(g);
             rows += mails.size();
             Enqueued first = mails.get(0);
@@ -155,7 +160,7 @@ public class Mails implements MailQueueLocal, MailQueueRemote {
             }
             receipts.add(receipt);
         }
-        enqueued.fire(new MailsEnqueued(rows));
+        enqueued.fire(new MailsEnqueued(rows, earliestDue));
         return receipts;
     }
 

@@ -67,16 +67,18 @@ public class ClaimStore {
     /**
      * How much work waits, for deciding how many claimers to start.
      *
-     * @param now now
-     * @param max stop counting at this many, 1 or more
-     * @return due QUEUED rows plus SENDING rows whose lease ran out, each counted up to {@code max}
+     * @param now         now
+     * @param max         stop counting at this many, 1 or more
+     * @param withExpired true to count SENDING rows whose lease ran out too
+     * @return due QUEUED rows, plus (when asked) SENDING rows whose lease ran out, each counted up to
+     *         {@code max}
      * @throws StoreException when the database fails
      */
-    public int countClaimable(Instant now, int max) {
+    public int countClaimable(Instant now, int max, boolean withExpired) {
         try (Connection c = tables.connect()) {
             Dialect d = tables.dialect(c);
             return count(c, d.kind().firstRows(LeaseStrategy.DUE.formatted(""), max), now)
-                    + count(c, d.kind().firstRows(LeaseStrategy.EXPIRED + " ORDER BY ID", max), now);
+                    + (withExpired ? count(c, d.kind().firstRows(LeaseStrategy.EXPIRED + " ORDER BY ID", max), now) : 0);
         } catch (SQLException e) {
             throw new StoreException("could not count the mail due", e);
         }
@@ -105,10 +107,23 @@ public class ClaimStore {
     }
 
     /**
+     * Claims due mails for one claimer, taking back expired leases first; see
+     * {@link #claim(String, String, Instant, Instant, int, InDoubtPolicy, AccountFilter, boolean)}.
+     *
+     * @return the claim
+     * @throws StoreException when the database fails or a lock cannot be had
+     */
+    public Claim claim(String owner, String server, Instant now, Instant leaseEnds, int limit, InDoubtPolicy inDoubt,
+                       AccountFilter accounts) {
+        return claim(owner, server, now, leaseEnds, limit, inDoubt, accounts, true);
+    }
+
+    /**
      * Claims due mails for one claimer, in the caller's transaction (which must commit before any mail
-     * is sent): first puts back rows whose lease ran out (their claimer died), as {@link Transition}
-     * says, logging an IN_DOUBT attempt for those whose send had begun; then leases the best due rows
-     * (priority, then age) under a pessimistic row lock ({@link LeaseStrategy}) and reads them.
+     * is sent): first, when asked, puts back rows whose lease ran out (their claimer died), as
+     * {@link Transition} says, logging an IN_DOUBT attempt for those whose send had begun; then leases
+     * the best due rows (priority, then age) under a pessimistic row lock ({@link LeaseStrategy}) and
+     * reads them.
      *
      * @param owner     the lease owner, e.g. {@code host/server#42}, at most 200 characters
      * @param server    this server, for the attempt log of taken-back rows
@@ -117,18 +132,22 @@ public class ClaimStore {
      * @param limit     most rows to lease, 1 or more
      * @param inDoubt   what becomes of a taken-back row whose send had begun
      * @param accounts  whose mails to leave in the queue
+     * @param takeBack  true to put back expired leases first: a lease runs out only when its claimer
+     *                  died, so a server sweeps them once in a while ({@code ExpiredLeaseSweep}), not
+     *                  with every claim (on PostgreSQL the sweep reads index entries of every lease
+     *                  set since the last vacuum)
      * @return the claim
      * @throws StoreException when the database fails or a lock cannot be had
      */
     public Claim claim(String owner, String server, Instant now, Instant leaseEnds, int limit, InDoubtPolicy inDoubt,
-                       AccountFilter accounts) {
+                       AccountFilter accounts, boolean takeBack) {
         try (Connection c = tables.connect()) {
             Dialect d = tables.dialect(c);
             if (!d.lease().oneAtATimeInThisJvm()) {
-                return claim(c, d, owner, now, leaseEnds, limit, inDoubt, accounts);
+                return claim(c, d, owner, now, leaseEnds, limit, inDoubt, accounts, takeBack);
             }
             synchronized (jvmClaims) {
-                return claim(c, d, owner, now, leaseEnds, limit, inDoubt, accounts);
+                return claim(c, d, owner, now, leaseEnds, limit, inDoubt, accounts, takeBack);
             }
         } catch (SQLException e) {
             throw new StoreException("could not claim up to " + limit + " mails for " + owner, e);
@@ -136,8 +155,8 @@ public class ClaimStore {
     }
 
     private Claim claim(Connection c, Dialect d, String owner, Instant now, Instant leaseEnds, int limit,
-                        InDoubtPolicy inDoubt, AccountFilter accounts) throws SQLException {
-        int takenBack = takeBack(c, d, d.lease().findExpired(c, now), inDoubt, now);
+                        InDoubtPolicy inDoubt, AccountFilter accounts, boolean takeBack) throws SQLException {
+        int takenBack = takeBack ? takeBack(c, d, d.lease().findExpired(c, now), inDoubt, now) : 0;
         List<Long> ids = d.lease().lease(c, owner, now, leaseEnds, limit, accounts);
         return new Claim(ids.isEmpty() ? List.of() : readClaimed(c, ids), takenBack);
     }

@@ -247,10 +247,27 @@ class ClaimStoreTest {
     @Test
     void countClaimableCountsDueRowsAndRunOutLeases() {
         enqueue(mail("a", 4, NOW), mail("b", 4, NOW), TestMails.due(mail("later", 4, NOW), NOW.plusSeconds(3600)));
-        assertThat(db.inTransaction(() -> cut.countClaimable(NOW, 10))).isEqualTo(2);
+        assertThat(db.inTransaction(() -> cut.countClaimable(NOW, 10, true))).isEqualTo(2);
         claim("dead/server#1", 2, NOW);
-        assertThat(db.inTransaction(() -> cut.countClaimable(NOW, 10))).isZero();
-        assertThat(db.inTransaction(() -> cut.countClaimable(NOW.plusMillis(LEASE_MS + 1), 10))).isEqualTo(2);
+        assertThat(db.inTransaction(() -> cut.countClaimable(NOW, 10, true))).isZero();
+        assertThat(db.inTransaction(() -> cut.countClaimable(NOW.plusMillis(LEASE_MS + 1), 10, true))).isEqualTo(2);
+        assertThat(db.inTransaction(() -> cut.countClaimable(NOW.plusMillis(LEASE_MS + 1), 10, false)))
+                .as("a wake-up counts queued mail only").isZero();
+    }
+
+    @Test
+    void aClaimThatDoesNotSweepLeavesExpiredLeasesToALaterOne() {
+        enqueue(mail("a", 4, NOW));
+        claim("dead/server#1", 1, NOW);
+        Instant later = NOW.plusMillis(LEASE_MS + 1);
+        ClaimStore.Claim skipping = db.inTransaction(() -> cut.claim("live/server#2", "live/server", later,
+                later.plusMillis(LEASE_MS), 1, InDoubtPolicy.RESEND, TestMails.ACCOUNTS, false));
+        assertThat(skipping.mails()).isEmpty();
+        assertThat(skipping.takenBack()).isZero();
+        ClaimStore.Claim sweeping = db.inTransaction(() -> cut.claim("live/server#2", "live/server", later,
+                later.plusMillis(LEASE_MS), 1, InDoubtPolicy.RESEND, TestMails.ACCOUNTS, true));
+        assertThat(sweeping.takenBack()).isEqualTo(1);
+        assertThat(sweeping.mails()).extracting(ClaimedMail::subject).containsExactly("a");
     }
 
     static RetryPolicy retry() {
