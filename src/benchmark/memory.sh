@@ -95,7 +95,7 @@ for ((i = 0; ; i++)); do
     sleep 1
 done
 liberty_pid=$(ss -ltnpH "sport = :$HTTP_PORT" | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2)
-max_heap=$(jcmd "$liberty_pid" VM.flags 2>/dev/null | grep -o 'MaxHeapSize=[0-9]*' | cut -d= -f2)
+max_heap=$(jcmd "$liberty_pid" VM.flags 2>/dev/null | grep -o -- '-XX:MaxHeapSize=[0-9]*' | cut -d= -f2)
 [[ -n $max_heap ]] || die "cannot read the server's heap size (pid $liberty_pid)"
 say "server $liberty_pid runs with MaxHeapSize=$max_heap bytes"
 jstat -gc "$liberty_pid" 1000 > "$out/jstat.log" 2>&1 &
@@ -111,7 +111,7 @@ kill "$jstat_pid" 2>/dev/null || true
 jstat_pid=""
 messages=$server_dir/logs/messages.log
 cp "$messages" "$out/messages.log" 2>/dev/null || true
-oom=$(grep -c 'OutOfMemoryError' "$out/messages.log" "$out/server.log" 2>/dev/null | awk -F: '{s += $2} END {print s + 0}')
+oom=$( (grep -c 'OutOfMemoryError' "$out/messages.log" "$out/server.log" 2>/dev/null || true) | awk -F: '{s += $2} END {print s + 0}')
 dumps=$(ls "$server_dir" | grep -cE '^(heapdump|javacore|java_pid).*' || true)
 # jstat -gc: S0U S1U EU OU are columns 3, 4, 6, 8 (KB); the old generation after each sample shows what stays.
 heap=$(awk 'NR > 1 && $1 ~ /^[0-9.]+$/ {

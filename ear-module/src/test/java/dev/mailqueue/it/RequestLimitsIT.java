@@ -3,6 +3,9 @@ package dev.mailqueue.it;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -20,7 +23,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code mailqueue.http.max-request-bytes} (4 MiB on the test server) is 413 problem details, refused
  * at once when its Content-Length says so and as soon as the limit is passed when it comes chunked; a
  * batch counts as one request and holds at most 1,000 mails; ambiguous framing (Content-Length twice)
- * and a body that ends before its Content-Length are 400. Nothing of any of them is stored.
+ * and a body that ends before its Content-Length are 400. Nothing of any of them is stored. Bodies
+ * share {@code mailqueue.http.max-inflight-bytes} (8 MiB on the test server, wait 2 s): a large body
+ * that does not fit beside those being read gets 503 with Retry-After, a small one still passes.
  */
 class RequestLimitsIT extends QueueServerIT {
 
@@ -102,6 +107,45 @@ class RequestLimitsIT extends QueueServerIT {
         // and closes the connection, so what follows the first length is never read as a request.
         assertThat(answer.body()).as("one answer only").doesNotContain("HTTP/1.1");
         assertThat(answer.headers().get("connection")).isEqualToIgnoringCase("close");
+    }
+
+    @Test
+    void aLargeBodyThatFindsTheBudgetFullIs503AndASmallOnePasses() throws Exception {
+        long stored = QueueApi.storedMails();
+        int large = LIMIT - 1024; // two of them fill the 8 MiB budget but for 2 KiB
+        String head = "POST /api/mails HTTP/1.1\nHost: localhost\nAuthorization: " + TestUser.SENDER.basic()
+                + "\nContent-Type: application/json\nConnection: close\nContent-Length: " + large;
+        try (Socket first = startBody(head); Socket second = startBody(head)) {
+            Thread.sleep(1000); // both are being read: each holds its share until its body ends
+
+            long started = System.nanoTime();
+            RawHttp.Answer third = RawHttp.send(head, new byte[0], false);
+            long waitedMillis = (System.nanoTime() - started) / 1_000_000;
+            assertThat(third.status()).as(third.body()).isEqualTo(503);
+            assertThat(third.contentType()).startsWith("application/problem+json");
+            assertThat(Problems.fields(third.body())).contains("Content-Length");
+            assertThat(third.headers().get("retry-after")).isEqualTo("2");
+            assertThat(waitedMillis).as("it waited for room before giving up").isGreaterThanOrEqualTo(1900);
+
+            HttpResponse<String> small = QueueApi.postTo("/api/mails",
+                    "{\"from\":\"alice@sender.example\",\"to\":[\"budget@to.example\"],\"text\":\"small\"}");
+            assertThat(small.statusCode()).as(small.body()).isEqualTo(202);
+        }
+        // The two cut-off bodies gave their shares back: a large one is read again (and refused as the
+        // broken JSON it is, not for want of room).
+        HttpResponse<String> again = post("/api/mails", HttpRequest.BodyPublishers.ofByteArray(
+                "x".repeat(large).getBytes(StandardCharsets.US_ASCII)));
+        Problems.assertProblem(again, 400, "");
+        assertThat(QueueApi.storedMails()).as("only the small mail stored").isEqualTo(stored + 1);
+    }
+
+    /** Sends a request's head and the start of its body, and leaves the rest unsent. */
+    private static Socket startBody(String head) throws IOException {
+        Socket socket = new Socket("127.0.0.1", Integer.parseInt(System.getProperty("it.http.port", "9181")));
+        OutputStream out = socket.getOutputStream();
+        out.write((head.replace("\n", "\r\n") + "\r\n\r\n{\"from\":").getBytes(StandardCharsets.ISO_8859_1));
+        out.flush();
+        return socket;
     }
 
     private static HttpResponse<String> post(String path, HttpRequest.BodyPublisher body) throws Exception {

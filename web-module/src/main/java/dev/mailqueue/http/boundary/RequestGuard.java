@@ -1,6 +1,7 @@
 package dev.mailqueue.http.boundary;
 
 import dev.mailqueue.api.FieldError;
+import dev.mailqueue.http.control.BodyBudget;
 import dev.mailqueue.http.control.BodyFraming;
 import dev.mailqueue.http.control.LimitedInputStream;
 import dev.mailqueue.http.control.MediaTypeHeader;
@@ -42,7 +43,12 @@ import java.util.logging.Logger;
  *       forgery guard: a body must be {@code application/json} (415 otherwise, 400 for a
  *       Content-Type that does not parse), which a web page cannot send to another site without
  *       that site's CORS consent, and {@link OriginCheck} on {@code Origin} and
- *       {@code Sec-Fetch-Site} (403).</li>
+ *       {@code Sec-Fetch-Site} (403);</li>
+ *   <li>the memory bound: a body is read and worked on only with a share of
+ *       {@code mailqueue.http.max-inflight-bytes} (default 32 MiB: two of the largest requests at a
+ *       time) that fits its Content-Length (a chunked body counts as the body limit); a request waits
+ *       up to {@code mailqueue.http.inflight-wait.ms} (default 30,000 ms) for room, then gets 503 with
+ *       {@code Retry-After} ({@link BodyBudget}).</li>
  * </ol>
  * Refusals are problem details naming the header at fault; nothing of the request reaches the queue.
  */
@@ -62,16 +68,34 @@ public class RequestGuard extends HttpFilter {
     long maxRequestBytes;
 
     @Inject
+    @ConfigProperty(name = "mailqueue.http.max-inflight-bytes") // default: microprofile-config.properties
+    long maxInflightBytes;
+
+    @Inject
+    @ConfigProperty(name = "mailqueue.http.inflight-wait.ms") // default: microprofile-config.properties
+    long inflightWaitMillis;
+
+    @Inject
     @ConfigProperty(name = "mailqueue.security.allowed-origins")
     Optional<String> allowedOrigins; // empty: only the server's own origin
 
     private OriginCheck origins;
+    private BodyBudget budget;
 
     @PostConstruct
     void readConfiguration() {
         if (maxRequestBytes < 1) {
             throw new IllegalStateException("configuration mailqueue.http.max-request-bytes must be 1 or more: "
                     + maxRequestBytes);
+        }
+        if (inflightWaitMillis < 0) {
+            throw new IllegalStateException("configuration mailqueue.http.inflight-wait.ms must be 0 or more: "
+                    + inflightWaitMillis);
+        }
+        try {
+            budget = new BodyBudget(maxInflightBytes);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException("configuration mailqueue.http.max-inflight-bytes " + e.getMessage(), e);
         }
         try {
             origins = OriginCheck.of(allowedOrigins.orElse(""));
@@ -136,7 +160,36 @@ public class RequestGuard extends HttpFilter {
             }
         }
         long declared = framing.declared().orElse(-1);
-        chain.doFilter(new LimitedRequest(request, maxRequestBytes, declared), response);
+        if (!framing.hasBody()) {
+            chain.doFilter(new LimitedRequest(request, maxRequestBytes, declared), response);
+            return;
+        }
+        long size = declared >= 0 ? declared : maxRequestBytes;
+        Optional<BodyBudget.Share> share;
+        try {
+            share = budget.take(size, inflightWaitMillis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            share = Optional.empty();
+        }
+        if (share.isEmpty()) {
+            LOG.warning(() -> "answered 503 to a body of " + size + " bytes: mailqueue.http.max-inflight-bytes ("
+                    + maxInflightBytes + ") stayed full for " + inflightWaitMillis + " ms");
+            busy(response, size);
+            return;
+        }
+        try (BodyBudget.Share held = share.get()) {
+            chain.doFilter(new LimitedRequest(request, maxRequestBytes, declared), response);
+        }
+    }
+
+    private void busy(HttpServletResponse response, long size) throws IOException {
+        response.setHeader("Retry-After", String.valueOf(Math.max(1, (inflightWaitMillis + 999) / 1000)));
+        refuse(response, 503, "urn:mailqueue:problem:busy", "Service Unavailable",
+                "The server is working on as many request bytes as it may hold at once; nothing was done."
+                        + " Send the request again after Retry-After seconds.",
+                new FieldError("Content-Length", size + " bytes did not fit in mailqueue.http.max-inflight-bytes ("
+                        + maxInflightBytes + ") within " + inflightWaitMillis + " ms"));
     }
 
     /** @return {@code scheme://host:port} this request was addressed to (its Host header) */
