@@ -1,6 +1,7 @@
 package dev.mailqueue.it;
 
 import dev.mailqueue.api.AttachmentView;
+import dev.mailqueue.api.EnqueueReceipt;
 import dev.mailqueue.api.MailRequest;
 import dev.mailqueue.api.MailStatus;
 import dev.mailqueue.api.MailView;
@@ -14,7 +15,9 @@ import org.junit.jupiter.api.Test;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Base64;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 
@@ -87,6 +90,39 @@ class ContentIT extends QueueServerIT {
         Part text = mixed.getBodyPart(2);
         assertThat(text.getFileName()).isEqualTo("notes.txt");
         assertThat(text.getInputStream().readAllBytes()).isEqualTo(notes.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void copiesPerRecipientShareOneStoredFileAndKeepItWhenTheFirstCopyIsDeleted() throws Exception {
+        byte[] file = new byte[200_000];
+        new Random(7).nextBytes(file);
+        String json = """
+                {"from":"billing@shop.example","to":["p1@shared.example","p2@shared.example","p3@shared.example"],
+                 "subject":"Shared file","text":"See attached.","perRecipient":true,"notBefore":"%s",
+                 "attachments":[{"filename":"terms.bin","contentType":"application/octet-stream","content":"%s"}]}"""
+                .formatted(Instant.now().plusSeconds(8), Base64.getEncoder().encodeToString(file));
+
+        HttpResponse<String> response = QueueApi.post(json);
+
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(202);
+        List<EnqueueReceipt> copies = QueueApi.receipt(response.body()).getCopies();
+        assertThat(copies).hasSize(3);
+        long first = copies.get(0).getId();
+        assertThat(copies.stream().mapToLong(c -> QueueApi.storedRows("MAIL_ATTACHMENT", c.getId())).sum())
+                .as("the file is stored once for the three copies").isEqualTo(1);
+
+        // The operator deletes the first copy before it is due: the other two keep the file.
+        assertThat(QueueApi.sendAs(TestUser.ADMIN, "DELETE", "/api/admin/mails/" + first).statusCode()).isEqualTo(204);
+        for (EnqueueReceipt copy : copies.subList(1, 3)) {
+            MailView view = QueueApi.awaitStatus(copy.getId(), MailStatus.SENT, Duration.ofSeconds(40));
+            assertThat(view.getAttachments()).extracting(AttachmentView::getFilename).containsExactly("terms.bin");
+        }
+        for (String address : List.of("p2@shared.example", "p3@shared.example")) {
+            await().atMost(Duration.ofSeconds(10)).until(() -> !SMTP.inbox(address).isEmpty());
+            Multipart mixed = (Multipart) SMTP.inbox(address).get(0).getContent();
+            assertThat(mixed.getBodyPart(1).getInputStream().readAllBytes()).as(address).isEqualTo(file);
+        }
+        assertThat(SMTP.inbox("p1@shared.example")).as("the deleted copy is not sent").isEmpty();
     }
 
     @Test

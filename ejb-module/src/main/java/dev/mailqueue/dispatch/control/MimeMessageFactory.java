@@ -43,7 +43,7 @@ public final class MimeMessageFactory {
     @FunctionalInterface
     public interface AttachmentReader {
         /**
-         * @param mailId the mail
+         * @param mailId the mail that holds it ({@link ClaimedMail.AttachmentInfo#storedWith})
          * @param seqNo  the attachment's position
          * @return its bytes
          */
@@ -84,7 +84,7 @@ public final class MimeMessageFactory {
             body(first, body);
             MimeMultipart mixed = new MimeMultipart("mixed", first);
             for (ClaimedMail.AttachmentInfo attachment : mail.attachments()) {
-                mixed.addBodyPart(attachmentPart(mail.id(), attachment, attachments));
+                mixed.addBodyPart(attachmentPart(attachment, attachments));
             }
             message.setContent(mixed);
         }
@@ -109,10 +109,10 @@ public final class MimeMessageFactory {
         }
     }
 
-    private static MimeBodyPart attachmentPart(long mailId, ClaimedMail.AttachmentInfo attachment,
-                                               AttachmentReader reader) throws MessagingException {
+    private static MimeBodyPart attachmentPart(ClaimedMail.AttachmentInfo attachment, AttachmentReader reader)
+            throws MessagingException {
         MimeBodyPart part = new MimeBodyPart();
-        part.setDataHandler(new DataHandler(new StoredFile(mailId, attachment, reader)));
+        part.setDataHandler(new DataHandler(new StoredFile(attachment, reader)));
         part.setDisposition(Part.ATTACHMENT);
         part.setFileName(attachment.filename());
         part.setHeader("Content-Transfer-Encoding", "base64"); // so Jakarta Mail need not read the file to choose
@@ -120,7 +120,7 @@ public final class MimeMessageFactory {
     }
 
     /** An attachment whose bytes are read from the database each time they are written. */
-    private record StoredFile(long mailId, ClaimedMail.AttachmentInfo info, AttachmentReader reader) implements DataSource {
+    private record StoredFile(ClaimedMail.AttachmentInfo info, AttachmentReader reader) implements DataSource {
 
         /**
          * @throws IOException when the bytes cannot be read: the transport then drops the connection
@@ -129,7 +129,7 @@ public final class MimeMessageFactory {
         @Override
         public InputStream getInputStream() throws IOException {
             try {
-                return new ByteArrayInputStream(reader.read(mailId, info.seqNo()));
+                return new ByteArrayInputStream(reader.read(info.storedWith(), info.seqNo()));
             } catch (RuntimeException e) {
                 throw new IOException("could not read attachment " + info.seqNo() + " (" + info.filename() + ")", e);
             }

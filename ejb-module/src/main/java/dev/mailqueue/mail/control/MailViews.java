@@ -81,8 +81,8 @@ public class MailViews {
                         r.getEnhancedStatus(), r.getReplyText())).toList());
         List<AttachmentView> files = new ArrayList<>();
         em.createQuery("SELECT a.filename, a.contentType, a.sizeBytes FROM MailAttachment a WHERE a.mailId = :id"
-                        + " ORDER BY a.seqNo", Object[].class).setParameter("id", id).getResultList()
-                .forEach(a -> files.add(new AttachmentView((String) a[0], (String) a[1], ((Number) a[2]).longValue())));
+                        + " ORDER BY a.seqNo", Object[].class).setParameter("id", mail.getCopyOf() == null ? id : mail.getCopyOf()) // copies share the first's files
+                .getResultList().forEach(a -> files.add(new AttachmentView((String) a[0], (String) a[1], ((Number) a[2]).longValue())));
         view.setAttachments(files);
         Map<String, String> headers = new LinkedHashMap<>();
         em.createNamedQuery(MailHeader.OF_MAILS, MailHeader.class).setParameter("ids", List.of(id))

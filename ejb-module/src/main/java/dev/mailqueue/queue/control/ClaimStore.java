@@ -213,14 +213,14 @@ public class ClaimStore {
             + " FROM_ADDRESS, FROM_NAME, REPLY_TO, TO_ADDRESSES, CC_ADDRESSES, BCC_ADDRESSES, SUBJECT, SMTP_ACCOUNT,"
             + " LAST_ATTEMPT_AT, HEADER_COUNT, ATTACHMENT_COUNT, LENGTH(TEXT_BODY), LENGTH(HTML_BODY),"
             + " CASE WHEN LENGTH(TEXT_BODY) <= " + CLAIM_BODY_CHARS + " THEN TEXT_BODY END,"
-            + " CASE WHEN LENGTH(HTML_BODY) <= " + CLAIM_BODY_CHARS + " THEN HTML_BODY END"
+            + " CASE WHEN LENGTH(HTML_BODY) <= " + CLAIM_BODY_CHARS + " THEN HTML_BODY END, COPY_OF"
             + " FROM MAIL_MESSAGE WHERE ID IN (%s) ORDER BY PRIORITY DESC, CREATED_AT, ID";
 
     /** One claimed row while it is read, before its parts are attached. */
     private record Row(long id, String messageId, Instant createdAt, int attempts, Instant expiresAt, String from,
                        String fromName, String replyTo, String to, String cc, String bcc, String subject,
                        String account, boolean attemptedBefore, boolean maybeHeaders, boolean maybeAttachments,
-                       ClaimedMail.Body body) {
+                       ClaimedMail.Body body, long filesOf) {
     }
 
     private List<ClaimedMail> readClaimed(Connection c, List<Long> ids) throws SQLException {
@@ -244,10 +244,12 @@ public class ClaimStore {
                     boolean headersUnknown = r.wasNull();
                     int attachments = r.getInt(16);
                     boolean attachmentsUnknown = r.wasNull();
+                    long copyOf = r.getLong(21);
+                    long filesOf = r.wasNull() ? r.getLong(1) : copyOf; // copies share the first copy's files
                     rows.add(new Row(r.getLong(1), r.getString(2), SqlTime.get(r, 3), r.getInt(4), SqlTime.get(r, 5),
                             r.getString(6), r.getString(7), r.getString(8), r.getString(9), r.getString(10),
                             r.getString(11), r.getString(12), r.getString(13), SqlTime.get(r, 14) != null,
-                            headersUnknown || headers > 0, attachmentsUnknown || attachments > 0, body));
+                            headersUnknown || headers > 0, attachmentsUnknown || attachments > 0, body, filesOf));
                 }
             }
         }
@@ -255,14 +257,14 @@ public class ClaimStore {
                 rows.stream().filter(Row::attemptedBefore).map(Row::id).toList());
         Map<Long, List<NewMail.Header>> headers = headers(c, rows.stream().filter(Row::maybeHeaders).map(Row::id).toList());
         Map<Long, List<ClaimedMail.AttachmentInfo>> attachments = attachmentInfos(c,
-                rows.stream().filter(Row::maybeAttachments).map(Row::id).toList());
+                rows.stream().filter(Row::maybeAttachments).map(Row::filesOf).distinct().toList());
         List<ClaimedMail> mails = new ArrayList<>(rows.size());
         for (Row row : rows) {
             mails.add(new ClaimedMail(row.id(), row.messageId(), row.createdAt(), row.attempts(), row.expiresAt(),
                     row.from(), row.fromName(), row.replyTo(), AddressLists.split(row.to()), AddressLists.split(row.cc()),
                     AddressLists.split(row.bcc()), row.subject(), row.account(),
                     settled.getOrDefault(row.id(), Map.of()), headers.getOrDefault(row.id(), List.of()),
-                    attachments.getOrDefault(row.id(), List.of()), row.body()));
+                    attachments.getOrDefault(row.filesOf(), List.of()), row.body()));
         }
         return mails;
     }
@@ -316,7 +318,7 @@ public class ClaimStore {
             try (ResultSet r = s.executeQuery()) {
                 while (r.next()) {
                     infos.computeIfAbsent(r.getLong(1), id -> new ArrayList<>()).add(new ClaimedMail.AttachmentInfo(
-                            r.getInt(2), r.getString(3), r.getString(4), r.getLong(5)));
+                            r.getLong(1), r.getInt(2), r.getString(3), r.getString(4), r.getLong(5)));
                 }
             }
         }
@@ -344,7 +346,7 @@ public class ClaimStore {
     }
 
     /**
-     * @param mailId a mail
+     * @param mailId the mail that holds the attachment ({@link ClaimedMail.AttachmentInfo#storedWith})
      * @param seqNo  one of its attachments
      * @return the attachment's bytes, read when the message's DATA is written
      * @throws StoreException when the database fails or the attachment is gone

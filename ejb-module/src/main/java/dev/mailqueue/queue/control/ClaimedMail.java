@@ -48,11 +48,13 @@ public record ClaimedMail(long id, String messageId, Instant createdAt, int atte
     /**
      * An attachment's description; its bytes stay in the database until they are sent.
      *
+     * @param storedWith  the mail whose MAIL_ATTACHMENT rows hold it: the mail itself, or for a copy of a
+     *                    per-recipient enqueue the group's first copy (COPY_OF), which holds the files of all
      * @param seqNo       its position in the mail, from 0
      * @param filename    its file name
      * @param contentType its MIME type
      * @param sizeBytes   its size in bytes
      */
-    public record AttachmentInfo(int seqNo, String filename, String contentType, long sizeBytes) {
+    public record AttachmentInfo(long storedWith, int seqNo, String filename, String contentType, long sizeBytes) {
     }
 }

@@ -18,7 +18,9 @@ import static dev.mailqueue.queue.control.Sql.*;
 
 /**
  * Puts mails in the queue: inserts them with their attachments and header fields in JDBC batches, and
- * finds the enqueue an idempotency key was used for.
+ * finds the enqueue an idempotency key was used for. The copies of a per-recipient enqueue store their
+ * attachments once, with the first copy (COPY_OF): see {@link OperatorStore#delete} for what happens
+ * when that one is deleted first.
  */
 @ApplicationScoped
 public class EnqueueStore {
@@ -130,9 +132,12 @@ public class EnqueueStore {
             boolean anyAttachment = false;
             boolean anyHeader = false;
             for (MailGroup group : groups) {
-                for (NewMail mail : group.mails()) {
+                for (int k = 0; k < group.mails().size(); k++) {
+                    NewMail mail = group.mails().get(k);
                     long id = ids[next++];
-                    for (int seq = 0; seq < mail.attachments().size(); seq++) {
+                    // The copies of a per-recipient enqueue carry the same files: stored once, with the first.
+                    int files = k == 0 || !group.copies() ? mail.attachments().size() : 0;
+                    for (int seq = 0; seq < files; seq++) {
                         NewMail.Attachment a = mail.attachments().get(seq);
                         attachments.setLong(1, id);
                         attachments.setInt(2, seq);

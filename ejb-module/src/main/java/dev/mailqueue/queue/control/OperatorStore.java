@@ -6,12 +6,15 @@ import jakarta.inject.Inject;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import static dev.mailqueue.queue.control.Sql.*;
@@ -129,14 +132,80 @@ public class OperatorStore {
 
     /**
      * Deletes mails in any status but SENDING, with their attempt log, recipients and parts
-     * (ON DELETE CASCADE).
+     * (ON DELETE CASCADE); files that other copies of a per-recipient enqueue share are passed on to them.
      *
      * @param ids the mails
      * @return mails deleted
      * @throws StoreException when the database fails
      */
     public int delete(List<Long> ids) {
-        return change(ids, "DELETE FROM MAIL_MESSAGE WHERE STATUS IN (" + literals(DELETABLE) + ")", "delete");
+        if (ids.isEmpty()) {
+            return 0;
+        }
+        try (Connection c = tables.connect()) {
+            int deleted = 0;
+            for (List<Long> chunk : chunks(ids)) {
+                passOnFiles(c, chunk);
+                try (PreparedStatement s = c.prepareStatement("DELETE FROM MAIL_MESSAGE WHERE STATUS IN ("
+                        + literals(DELETABLE) + ") AND ID IN (" + marks(chunk.size()) + ")")) {
+                    bindIds(s, 1, chunk);
+                    deleted += s.executeUpdate();
+                }
+            }
+            return deleted;
+        } catch (SQLException e) {
+            throw new StoreException("could not delete " + ids.size() + " mails", e);
+        }
+    }
+
+    /**
+     * Before mails are deleted. The files of a per-recipient enqueue are stored once, with its first
+     * copy, which every copy names in COPY_OF (itself included). When a first copy is among the mails to
+     * delete and other copies of its group are not, the lowest of those takes the files over and becomes
+     * the one all of the group name, the first copy too: so whether or not the guarded delete then takes
+     * the first copy, every copy that stays still finds its files. (A group queued before the files were
+     * shared holds them per copy: the heir keeps its own.)
+     *
+     * @param c     the connection of the delete, in its transaction
+     * @param chunk mails about to be deleted
+     * @throws SQLException when the database fails
+     */
+    private static void passOnFiles(Connection c, List<Long> chunk) throws SQLException {
+        Map<Long, Long> heirs = new LinkedHashMap<>();
+        try (PreparedStatement s = c.prepareStatement("SELECT COPY_OF, MIN(ID) FROM MAIL_MESSAGE WHERE COPY_OF IN ("
+                + marks(chunk.size()) + ") AND ID NOT IN (" + marks(chunk.size()) + ")"
+                + " AND (ATTACHMENT_COUNT IS NULL OR ATTACHMENT_COUNT > 0) GROUP BY COPY_OF")) {
+            bindIds(s, 1, chunk);
+            bindIds(s, 1 + chunk.size(), chunk);
+            try (ResultSet r = s.executeQuery()) {
+                while (r.next()) {
+                    heirs.put(r.getLong(1), r.getLong(2));
+                }
+            }
+        }
+        for (Map.Entry<Long, Long> group : heirs.entrySet()) {
+            long first = group.getKey();
+            long heir = group.getValue();
+            boolean heirHasOwn;
+            try (PreparedStatement s = c.prepareStatement("SELECT COUNT(*) FROM MAIL_ATTACHMENT WHERE MAIL_ID = ?")) {
+                s.setLong(1, heir);
+                try (ResultSet r = s.executeQuery()) {
+                    heirHasOwn = r.next() && r.getLong(1) > 0;
+                }
+            }
+            if (!heirHasOwn) {
+                try (PreparedStatement s = c.prepareStatement("UPDATE MAIL_ATTACHMENT SET MAIL_ID = ? WHERE MAIL_ID = ?")) {
+                    s.setLong(1, heir);
+                    s.setLong(2, first);
+                    s.executeUpdate();
+                }
+            }
+            try (PreparedStatement s = c.prepareStatement("UPDATE MAIL_MESSAGE SET COPY_OF = ? WHERE COPY_OF = ?")) {
+                s.setLong(1, heir);
+                s.setLong(2, first);
+                s.executeUpdate();
+            }
+        }
     }
 
     /**
@@ -155,6 +224,7 @@ public class OperatorStore {
         try (Connection c = tables.connect()) {
             int deleted = 0;
             for (List<Long> chunk : chunks(ids)) {
+                passOnFiles(c, chunk);
                 try (PreparedStatement s = c.prepareStatement("DELETE FROM MAIL_MESSAGE WHERE " + FINISHED_BEFORE
                         + " AND ID IN (" + marks(chunk.size()) + ")")) {
                     for (int i = 1; i <= 4; i++) {

@@ -52,7 +52,7 @@ class MimeMessageFactoryTest {
         List<NewMail.Header> headers = new ArrayList<>();
 
         Row attach(String name, String type, byte[] content) {
-            attachments.add(new ClaimedMail.AttachmentInfo(files.size(), name, type, content.length));
+            attachments.add(new ClaimedMail.AttachmentInfo(1, files.size(), name, type, content.length));
             files.add(content);
             return this;
         }

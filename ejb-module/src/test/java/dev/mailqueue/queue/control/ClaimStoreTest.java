@@ -236,7 +236,7 @@ class ClaimStoreTest {
         assertThat(first.id()).isEqualTo(small);
         assertThat(first.body()).isEqualTo(new ClaimedMail.Body("text", "<p>html</p>"));
         assertThat(first.headers()).containsExactly(new NewMail.Header("X-Campaign", "spring"));
-        assertThat(first.attachments()).containsExactly(new ClaimedMail.AttachmentInfo(0, "a.pdf", "application/pdf", pdf.length));
+        assertThat(first.attachments()).containsExactly(new ClaimedMail.AttachmentInfo(small, 0, "a.pdf", "application/pdf", pdf.length));
         assertThat(first.settled()).containsEntry("gone@example.com", RecipientStatus.REFUSED);
         assertThat(cut.attachmentContent(small, 0)).isEqualTo(pdf);
         ClaimedMail second = claimed.get(1);

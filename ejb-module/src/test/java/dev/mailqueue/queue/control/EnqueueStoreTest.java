@@ -63,6 +63,24 @@ class EnqueueStoreTest {
     }
 
     @Test
+    void theCopiesOfAPerRecipientEnqueueStoreTheirFilesOnceWithTheFirst() {
+        List<NewMail.Attachment> files = List.of(new NewMail.Attachment("big.bin", "application/octet-stream", new byte[100_000]));
+        MailGroup copies = new MailGroup(List.of(
+                TestMails.content(mail("copy 1", 4, NOW), "t", null, files, List.of()),
+                TestMails.content(mail("copy 2", 4, NOW), "t", null, files, List.of()),
+                TestMails.content(mail("copy 3", 4, NOW), "t", null, files, List.of())), true, null, null);
+
+        List<Enqueued> queued = db.inTransaction(() -> cut.enqueue(List.of(copies))).get(0);
+
+        long first = queued.get(0).id();
+        assertThat(db.number("SELECT COUNT(*) FROM MAIL_ATTACHMENT WHERE MAIL_ID IN (?, ?, ?)",
+                first, queued.get(1).id(), queued.get(2).id())).as("one file stored, not three").isEqualTo(1);
+        assertThat(db.number("SELECT COUNT(*) FROM MAIL_ATTACHMENT WHERE MAIL_ID = ?", first)).isEqualTo(1);
+        assertThat(db.number("SELECT ATTACHMENT_COUNT FROM MAIL_MESSAGE WHERE ID = ?", queued.get(2).id()))
+                .as("each copy still knows it has one").isEqualTo(1);
+    }
+
+    @Test
     void anIdempotencyKeyFindsItsMailWithTheRequestsDigestAndCannotBeStoredTwice() {
         MailGroup keyed = new MailGroup(List.of(mail("keyed", 4, NOW)), false, "user\tkey-1", "ab".repeat(32));
         Enqueued queued = db.inTransaction(() -> cut.enqueue(List.of(keyed))).get(0).get(0);

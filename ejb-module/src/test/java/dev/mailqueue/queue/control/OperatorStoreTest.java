@@ -125,6 +125,52 @@ class OperatorStoreTest {
         assertThat(db.number("SELECT COUNT(*) FROM MAIL_MESSAGE WHERE ID IN (?, ?)", queued, sending)).isEqualTo(1);
     }
 
+    /** @return ids of a per-recipient group of three copies sharing one stored file */
+    List<Long> copiesWithAFile(byte[] file) {
+        return copiesWithAFile(file, NOW);
+    }
+
+    /** @return ids of a per-recipient group of three copies, enqueued at {@code at}, sharing one stored file */
+    List<Long> copiesWithAFile(byte[] file, Instant at) {
+        List<NewMail.Attachment> files = List.of(new NewMail.Attachment("f.bin", "application/octet-stream", file));
+        MailGroup group = new MailGroup(List.of(
+                TestMails.content(mail("copy 1", 4, at), "t", null, files, List.of()),
+                TestMails.content(mail("copy 2", 4, at), "t", null, files, List.of()),
+                TestMails.content(mail("copy 3", 4, at), "t", null, files, List.of())), true, null, null);
+        return db.inTransaction(() -> enqueuer.enqueue(List.of(group))).get(0).stream().map(Enqueued::id).toList();
+    }
+
+    @Test
+    void deletingTheFirstCopyPassesItsFilesToTheCopiesThatStay() {
+        byte[] file = "shared".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        List<Long> ids = copiesWithAFile(file);
+
+        assertThat(db.inTransaction(() -> cut.delete(List.of(ids.get(0))))).isEqualTo(1);
+
+        long heir = ids.get(1);
+        assertThat(db.number("SELECT COUNT(*) FROM MAIL_MESSAGE WHERE COPY_OF = ?", heir)).isEqualTo(2);
+        assertThat(claims.attachmentContent(heir, 0)).isEqualTo(file);
+        List<ClaimedMail> claimed = db.inTransaction(() -> claims.claim("host/server#1", "host/server",
+                NOW.plusSeconds(1), NOW.plusSeconds(61), 10, InDoubtPolicy.RESEND, TestMails.ACCOUNTS)).mails();
+        assertThat(claimed).extracting(ClaimedMail::id).containsExactly(ids.get(1), ids.get(2));
+        assertThat(claimed).allSatisfy(m -> assertThat(m.attachments()).singleElement()
+                .satisfies(a -> assertThat(claims.attachmentContent(a.storedWith(), a.seqNo())).isEqualTo(file)));
+    }
+
+    @Test
+    void deletingAWholeGroupDeletesItsFileAndRetentionPassesItOnLikeADelete() {
+        List<Long> whole = copiesWithAFile(new byte[]{1});
+        assertThat(db.inTransaction(() -> cut.delete(whole))).isEqualTo(3);
+        assertThat(db.number("SELECT COUNT(*) FROM MAIL_ATTACHMENT WHERE MAIL_ID IN (?, ?, ?)",
+                whole.get(0), whole.get(1), whole.get(2))).isZero();
+
+        List<Long> ids = copiesWithAFile(new byte[]{2}, NOW.minusSeconds(86_400 * 20));
+        set(ids.get(0), MailStatus.SENT); // the first copy is old and done, the others still queued
+        assertThat(db.inTransaction(() -> cut.deleteFinished(List.of(ids.get(0)), NOW.minusSeconds(86_400 * 15))))
+                .isEqualTo(1);
+        assertThat(claims.attachmentContent(ids.get(1), 0)).containsExactly(2);
+    }
+
     @Test
     void retentionDeletesFinishedMailsWhoseEveryTimeIsBeforeTheCutoff() {
         long old = enqueue(mail("old and sent", 4, NOW.minusSeconds(86_400 * 20)));
