@@ -2,7 +2,6 @@ package dev.mailqueue.it;
 
 import dev.mailqueue.api.AttemptView;
 import dev.mailqueue.api.EnqueueReceipt;
-import dev.mailqueue.api.MailRequest;
 import org.junit.jupiter.api.Test;
 
 import java.net.InetAddress;
@@ -10,7 +9,6 @@ import java.net.ServerSocket;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -43,7 +41,7 @@ class CrashIT extends QueueServerIT {
         }
         try (ScriptedSmtpServer smtp = ScriptedSmtpServer.start(port);
              SecondServer second = SecondServer.start(FaultyAccount.config(port, 0))) {
-            List<EnqueueReceipt> receipts = enqueue();
+            List<EnqueueReceipt> receipts = FaultyAccount.enqueue(MAILS, "crash", "victim", "crash.example");
             Instant started = Instant.now();
             for (int kill = 1; kill <= KILLS; kill++) {
                 int mark = kill * MAILS / (KILLS + 1);
@@ -76,21 +74,6 @@ class CrashIT extends QueueServerIT {
                     twice.size(), CLAIMERS * KILLS, drained.toMillis());
             assertThat(twice).as("duplicates: at most one per connection and kill").hasSizeLessThanOrEqualTo(CLAIMERS * KILLS);
         }
-    }
-
-    private static List<EnqueueReceipt> enqueue() {
-        List<EnqueueReceipt> receipts = new ArrayList<>(MAILS);
-        for (int from = 0; from < MAILS; from += 500) {
-            List<String> batch = new ArrayList<>();
-            for (int i = from; i < from + 500; i++) {
-                batch.add(QueueApi.toJson(new MailRequest().from("crash@sender.example").to("victim" + i + "@crash.example")
-                        .subject("crash " + i).text("mail " + i).account("faulty")));
-            }
-            HttpResponse<String> response = QueueApi.postTo(SecondServer.BASE, "/api/mails/batch", "[" + String.join(",", batch) + "]");
-            assertThat(response.statusCode()).as(response.body()).isEqualTo(202);
-            receipts.addAll(QueueApi.receipts(response.body()));
-        }
-        return receipts;
     }
 
     static long distinct(ScriptedSmtpServer smtp) {

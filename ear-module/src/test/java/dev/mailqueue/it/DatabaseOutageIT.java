@@ -1,15 +1,12 @@
 package dev.mailqueue.it;
 
 import dev.mailqueue.api.EnqueueReceipt;
-import dev.mailqueue.api.MailRequest;
 import org.junit.jupiter.api.Test;
 
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -45,7 +42,7 @@ class DatabaseOutageIT extends QueueServerIT {
         try (TcpProxy proxy = TcpProxy.to("postgresql".equals(db) ? 5432 : 3306);
              ScriptedSmtpServer smtp = ScriptedSmtpServer.start(smtpPort);
              SecondServer second = SecondServer.start(FaultyAccount.config(smtpPort, proxy.port()))) {
-            List<EnqueueReceipt> receipts = enqueue();
+            List<EnqueueReceipt> receipts = FaultyAccount.enqueue(MAILS, "outage", "patient", "db.example");
             await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(20))
                     .until(() -> CrashIT.distinct(smtp) >= MAILS / 4);
             Instant cutAt = Instant.now();
@@ -81,20 +78,5 @@ class DatabaseOutageIT extends QueueServerIT {
             assertThat(afterRestore).as("no stall: drained within the time it takes plus 30 s")
                     .isLessThan(expected.plus(Duration.ofSeconds(30)));
         }
-    }
-
-    private static List<EnqueueReceipt> enqueue() {
-        List<EnqueueReceipt> receipts = new ArrayList<>(MAILS);
-        for (int from = 0; from < MAILS; from += 500) {
-            List<String> batch = new ArrayList<>();
-            for (int i = from; i < from + 500; i++) {
-                batch.add(QueueApi.toJson(new MailRequest().from("outage@sender.example").to("patient" + i + "@db.example")
-                        .subject("db outage " + i).text("mail " + i).account("faulty")));
-            }
-            HttpResponse<String> response = QueueApi.postTo(SecondServer.BASE, "/api/mails/batch", "[" + String.join(",", batch) + "]");
-            assertThat(response.statusCode()).as(response.body()).isEqualTo(202);
-            receipts.addAll(QueueApi.receipts(response.body()));
-        }
-        return receipts;
     }
 }

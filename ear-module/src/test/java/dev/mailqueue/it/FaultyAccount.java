@@ -1,5 +1,14 @@
 package dev.mailqueue.it;
 
+import dev.mailqueue.api.EnqueueReceipt;
+import dev.mailqueue.api.MailRequest;
+
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
 /**
  * Configuration of the second test server for the fault tests: an SMTP account {@code faulty} that only
  * the second server has (so only it claims that account's mail; the first server leaves it alone),
@@ -33,5 +42,30 @@ final class FaultyAccount {
                     <property name="mail.smtp.sendpartial" value="true"/>
                 </mailSession>
                 """.formatted(ACCOUNTS, smtpPort);
+    }
+
+    /**
+     * Enqueues mails for the {@code faulty} account on the second server, in batches of 500, each to its
+     * own recipient {@code <who><i>@<domain>}.
+     *
+     * @param mails  how many, a multiple of 500
+     * @param from   the sender's local part (at sender.example)
+     * @param who    the recipients' local part before their number
+     * @param domain the recipients' domain
+     * @return the receipts, in order
+     */
+    static List<EnqueueReceipt> enqueue(int mails, String from, String who, String domain) {
+        List<EnqueueReceipt> receipts = new ArrayList<>(mails);
+        for (int first = 0; first < mails; first += 500) {
+            List<String> batch = new ArrayList<>();
+            for (int i = first; i < first + 500; i++) {
+                batch.add(QueueApi.toJson(new MailRequest().from(from + "@sender.example").to(who + i + "@" + domain)
+                        .subject(from + " " + i).text("mail " + i).account("faulty")));
+            }
+            HttpResponse<String> response = QueueApi.postTo(SecondServer.BASE, "/api/mails/batch", "[" + String.join(",", batch) + "]");
+            assertThat(response.statusCode()).as(response.body()).isEqualTo(202);
+            receipts.addAll(QueueApi.receipts(response.body()));
+        }
+        return receipts;
     }
 }

@@ -3,6 +3,7 @@ package dev.mailqueue.dispatch.control;
 import dev.mailqueue.account.control.AccountHealth;
 import dev.mailqueue.account.control.AccountThrottle;
 import dev.mailqueue.account.control.Accounts;
+import dev.mailqueue.queue.control.Change;
 import dev.mailqueue.queue.control.ClaimStore;
 import dev.mailqueue.settings.control.QueueSettings;
 import jakarta.annotation.Resource;
@@ -15,8 +16,6 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 /**
  * This server's live claimers: makes one for each dispatch job execution, keeps their leases alive
@@ -25,8 +24,6 @@ import java.util.logging.Logger;
  */
 @ApplicationScoped
 public class Claimers {
-
-    private static final Logger LOG = Logger.getLogger(Claimers.class.getName());
 
     @Inject
     ServerInstance server;
@@ -54,9 +51,6 @@ public class Claimers {
 
     @Inject
     QueueSettings settings;
-
-    @Inject
-    DispatchTransactions transactions;
 
     /** The default account's session: it composes every message (MIME settings only). */
     @Resource(lookup = "mail/mailqueue")
@@ -90,20 +84,16 @@ public class Claimers {
     }
 
     /**
-     * Renews the leases of every live claimer; called every third of the lease time. A failure (the
-     * database is away) is logged and tried again next time: the lease time is three renewals long.
+     * Renews the leases of every live claimer; called every third of the lease time. The renewals go to
+     * the outcome journal ({@link Change.Renewed}), which writes them with its next group and keeps them
+     * while the database is away; this does not wait for them.
      */
     public void renewLeases() {
-        Instant now = Instant.now();
+        Instant until = Instant.now().plusMillis(settings.leaseMillis());
         for (Claimer claimer : live()) {
             List<Long> held = List.copyOf(claimer.held());
-            if (held.isEmpty()) {
-                continue;
-            }
-            try {
-                transactions.renew(claimer.owner(), held, now);
-            } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, "could not renew the leases of " + claimer.owner() + "; trying again", e);
+            if (!held.isEmpty()) {
+                journal.submit(List.of(new Change.Renewed(claimer.owner(), held, until)));
             }
         }
     }

@@ -11,7 +11,6 @@ import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 
 import java.time.Instant;
-import java.util.Collection;
 import java.util.List;
 
 /**
@@ -58,15 +57,5 @@ public class DispatchTransactions {
      */
     public void record(List<Change> changes, boolean verify) {
         outcomes.apply(changes, settings.retryPolicy(), settings.inDoubt(), verify);
-    }
-
-    /**
-     * @param owner the claimer
-     * @param ids   the rows it may still hold
-     * @param now   now
-     * @return rows whose lease now runs another lease time
-     */
-    public int renew(String owner, Collection<Long> ids, Instant now) {
-        return claims.renew(owner, ids, now.plusMillis(settings.leaseMillis()));
     }
 }

@@ -7,12 +7,26 @@ import java.util.List;
  * One change a claimer makes to the mails it holds, as {@link OutcomeStore#apply} writes it: each is
  * conditional on the row still being SENDING under the claimer's lease, so a claimer that lost its
  * lease never overwrites the new owner's row. Written in groups, each group in one short transaction
- * (group commit), in this order: send-started marks, attempts, hand-backs, releases.
+ * (group commit), in this order: lease renewals, send-started marks, attempts, hand-backs, releases.
+ * One writer writes them all, so no two of these transactions ever wait for each other's rows.
  */
 public sealed interface Change {
 
     /** @return the claimer that makes the change (its lease owner) */
     String owner();
+
+    /**
+     * The claimer lives: its leases run until {@code until}. Renewals go through the same writer as the
+     * outcomes: a renewal in a transaction of its own locked a claimer's rows in another order than an
+     * outcome group did, and the two deadlocked (Derby found it only after its 20 s deadlock timeout,
+     * while a mail waited for its send-started mark).
+     *
+     * @param owner the claimer
+     * @param ids   the mails it holds
+     * @param until the new lease expiry
+     */
+    record Renewed(String owner, List<Long> ids, Instant until) implements Change {
+    }
 
     /**
      * The claimer is about to send the mail: from when this is committed, a lease that runs out may

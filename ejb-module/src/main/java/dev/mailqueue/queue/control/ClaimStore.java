@@ -13,7 +13,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -45,6 +44,7 @@ public class ClaimStore {
      * owner would scan and lock other claimers' rows on Derby, and wait for (or deadlock with) the
      * journal's writes to them.
      */
+    /** A live claimer's lease renewal, one row by primary key ({@link Change.Renewed}, written by the journal). */
     static final String RENEW = "UPDATE MAIL_MESSAGE SET LEASE_EXPIRES_AT = ?"
             + " WHERE ID = ? AND STATUS = 'SENDING' AND LEASE_OWNER = ?";
 
@@ -365,38 +365,6 @@ public class ClaimStore {
             }
         } catch (SQLException e) {
             throw new StoreException("could not read attachment " + seqNo + " of mail " + mailId, e);
-        }
-    }
-
-    /**
-     * Renews a live claimer's leases: the rows stay its own for another lease time.
-     *
-     * @param owner the claimer
-     * @param ids   the rows it may still hold
-     * @param until the new expiry
-     * @return rows renewed
-     * @throws StoreException when the database fails
-     */
-    public int renew(String owner, Collection<Long> ids, Instant until) {
-        if (ids.isEmpty()) {
-            return 0;
-        }
-        try (Connection c = tables.connect();
-             Batch batch = new Batch(c, tables.dialect(c).kind(), RENEW)) {
-            PreparedStatement s = batch.statement();
-            for (Long id : ids) {
-                SqlTime.set(s, 1, until);
-                s.setLong(2, id);
-                s.setString(3, owner);
-                batch.add();
-            }
-            int renewed = 0;
-            for (int count : batch.execute()) {
-                renewed += Math.max(0, count);
-            }
-            return renewed;
-        } catch (SQLException e) {
-            throw new StoreException("could not renew the leases of " + owner, e);
         }
     }
 }

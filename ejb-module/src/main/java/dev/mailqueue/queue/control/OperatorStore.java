@@ -139,6 +139,24 @@ public class OperatorStore {
      * @throws StoreException when the database fails
      */
     public int delete(List<Long> ids) {
+        return deleteWhere(ids, "STATUS IN (" + literals(DELETABLE) + ")", 0, s -> { }, "");
+    }
+
+    /** Binds the parameters of a delete's guard, from the first. */
+    @FunctionalInterface
+    private interface GuardBinder {
+        void bind(PreparedStatement s) throws SQLException;
+    }
+
+    /**
+     * Deletes those of {@code ids} the guard still lets go, a chunk a statement, passing shared files on
+     * first ({@link #passOnFiles}).
+     *
+     * @param guard           the condition rows must still meet, with {@code guardParameters} {@code ?}s
+     * @param guardParameters how many parameters the guard has, bound by {@code binder} from the first
+     * @param what            words for the error, after the number of mails
+     */
+    private int deleteWhere(List<Long> ids, String guard, int guardParameters, GuardBinder binder, String what) {
         if (ids.isEmpty()) {
             return 0;
         }
@@ -146,15 +164,16 @@ public class OperatorStore {
             int deleted = 0;
             for (List<Long> chunk : chunks(ids)) {
                 passOnFiles(c, chunk);
-                try (PreparedStatement s = c.prepareStatement("DELETE FROM MAIL_MESSAGE WHERE STATUS IN ("
-                        + literals(DELETABLE) + ") AND ID IN (" + marks(chunk.size()) + ")")) {
-                    bindIds(s, 1, chunk);
+                try (PreparedStatement s = c.prepareStatement("DELETE FROM MAIL_MESSAGE WHERE " + guard
+                        + " AND ID IN (" + marks(chunk.size()) + ")")) {
+                    binder.bind(s);
+                    bindIds(s, guardParameters + 1, chunk);
                     deleted += s.executeUpdate();
                 }
             }
             return deleted;
         } catch (SQLException e) {
-            throw new StoreException("could not delete " + ids.size() + " mails", e);
+            throw new StoreException("could not delete " + ids.size() + what + " mails", e);
         }
     }
 
@@ -218,26 +237,11 @@ public class OperatorStore {
      * @throws StoreException when the database fails
      */
     public int deleteFinished(List<Long> ids, Instant cutoff) {
-        if (ids.isEmpty()) {
-            return 0;
-        }
-        try (Connection c = tables.connect()) {
-            int deleted = 0;
-            for (List<Long> chunk : chunks(ids)) {
-                passOnFiles(c, chunk);
-                try (PreparedStatement s = c.prepareStatement("DELETE FROM MAIL_MESSAGE WHERE " + FINISHED_BEFORE
-                        + " AND ID IN (" + marks(chunk.size()) + ")")) {
-                    for (int i = 1; i <= 4; i++) {
-                        SqlTime.set(s, i, cutoff);
-                    }
-                    bindIds(s, 5, chunk);
-                    deleted += s.executeUpdate();
-                }
+        return deleteWhere(ids, FINISHED_BEFORE, 4, s -> {
+            for (int i = 1; i <= 4; i++) {
+                SqlTime.set(s, i, cutoff);
             }
-            return deleted;
-        } catch (SQLException e) {
-            throw new StoreException("could not delete " + ids.size() + " finished mails", e);
-        }
+        }, " finished");
     }
 
     /**

@@ -79,8 +79,8 @@ public class OutcomeStore {
     }
 
     /**
-     * Writes a group of claimers' changes in the caller's transaction, in JDBC batches by kind: marks,
-     * attempts (row, attempt log, recipients), hand-backs, releases. Per-recipient rows are de-duplicated
+     * Writes a group of claimers' changes in the caller's transaction, in JDBC batches by kind: lease
+     * renewals, marks, attempts (row, attempt log, recipients), hand-backs, releases. Per-recipient rows are de-duplicated
      * by lower-case address first, so one mail's repeated recipient cannot fail the group.
      *
      * @param changes the changes, in the order they were made
@@ -93,12 +93,15 @@ public class OutcomeStore {
      *                        caller's transaction rolls back)
      */
     public void apply(List<Change> changes, RetryPolicy retry, InDoubtPolicy inDoubt, boolean verify) {
+        List<Change.Renewed> renewals = new ArrayList<>();
         List<Change.SendStarted> marks = new ArrayList<>();
         List<AttemptResult> attempts = new ArrayList<>();
         List<Change.HandedBack> handBacks = new ArrayList<>();
         List<Change.Released> releases = new ArrayList<>();
         for (Change change : changes) {
-            if (change instanceof Change.SendStarted m) {
+            if (change instanceof Change.Renewed r) {
+                renewals.add(r);
+            } else if (change instanceof Change.SendStarted m) {
                 marks.add(m);
             } else if (change instanceof Change.Attempted a) {
                 attempts.add(a.result());
@@ -110,6 +113,20 @@ public class OutcomeStore {
         }
         try (Connection c = tables.connect()) {
             Dialect d = tables.dialect(c);
+            if (!renewals.isEmpty()) {
+                try (Batch batch = new Batch(c, d.kind(), ClaimStore.RENEW)) {
+                    PreparedStatement s = batch.statement();
+                    for (Change.Renewed r : renewals) {
+                        for (Long id : r.ids()) {
+                            SqlTime.set(s, 1, r.until());
+                            s.setLong(2, id);
+                            s.setString(3, r.owner());
+                            batch.add();
+                        }
+                    }
+                    batch.execute();
+                }
+            }
             if (!marks.isEmpty()) {
                 try (Batch batch = new Batch(c, d.kind(), MARK_STARTED)) {
                     PreparedStatement s = batch.statement();
