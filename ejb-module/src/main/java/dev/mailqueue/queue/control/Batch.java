@@ -14,6 +14,10 @@ import java.util.Arrays;
  * 2026 is stored as 03:20), so its times would move by an hour in a summer-time change. Embedded Derby
  * runs a batch as a loop anyway, so row by row costs nothing there. Bind a row's parameters on
  * {@link #statement()}, then {@link #add()}.
+ *
+ * <p>Open a batch only for one or more rows: closed through Liberty's statement wrapper, a MariaDB
+ * Connector/J statement that never ran throws a NullPointerException (the wrapper asks it for more
+ * results, and it has none).
  */
 final class Batch implements AutoCloseable {
 

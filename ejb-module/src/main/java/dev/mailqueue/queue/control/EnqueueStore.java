@@ -125,12 +125,31 @@ public class EnqueueStore {
         s.setInt(23, mail.attachments().size());
     }
 
+    /**
+     * Inserts the attachments and header fields of the mails. A statement is prepared only when it gets
+     * rows: closed through Liberty's statement wrapper, a MariaDB Connector/J statement that never ran
+     * throws a NullPointerException (the wrapper asks it for more results it never had).
+     */
     private static void insertParts(Connection c, List<MailGroup> groups, long[] ids) throws SQLException {
-        try (PreparedStatement attachments = c.prepareStatement(INSERT_ATTACHMENT);
-             PreparedStatement headers = c.prepareStatement(INSERT_HEADER)) {
+        boolean anyAttachment = false;
+        boolean anyHeader = false;
+        for (MailGroup group : groups) {
+            for (NewMail mail : group.mails()) {
+                anyAttachment |= !mail.attachments().isEmpty();
+                anyHeader |= !mail.headers().isEmpty();
+            }
+        }
+        if (anyAttachment) {
+            insertAttachments(c, groups, ids);
+        }
+        if (anyHeader) {
+            insertHeaders(c, groups, ids);
+        }
+    }
+
+    private static void insertAttachments(Connection c, List<MailGroup> groups, long[] ids) throws SQLException {
+        try (PreparedStatement attachments = c.prepareStatement(INSERT_ATTACHMENT)) {
             int next = 0;
-            boolean anyAttachment = false;
-            boolean anyHeader = false;
             for (MailGroup group : groups) {
                 for (int k = 0; k < group.mails().size(); k++) {
                     NewMail mail = group.mails().get(k);
@@ -146,8 +165,19 @@ public class EnqueueStore {
                         attachments.setLong(5, a.content().length);
                         attachments.setBytes(6, a.content());
                         attachments.addBatch();
-                        anyAttachment = true;
                     }
+                }
+            }
+            attachments.executeBatch();
+        }
+    }
+
+    private static void insertHeaders(Connection c, List<MailGroup> groups, long[] ids) throws SQLException {
+        try (PreparedStatement headers = c.prepareStatement(INSERT_HEADER)) {
+            int next = 0;
+            for (MailGroup group : groups) {
+                for (NewMail mail : group.mails()) {
+                    long id = ids[next++];
                     for (int seq = 0; seq < mail.headers().size(); seq++) {
                         NewMail.Header h = mail.headers().get(seq);
                         headers.setLong(1, id);
@@ -155,18 +185,10 @@ public class EnqueueStore {
                         headers.setString(3, h.name());
                         headers.setString(4, h.value());
                         headers.addBatch();
-                        anyHeader = true;
                     }
                 }
             }
-            // A statement is executed only when it has rows: MariaDB Connector/J under Liberty's wrapper
-            // trips over an empty batch.
-            if (anyAttachment) {
-                attachments.executeBatch();
-            }
-            if (anyHeader) {
-                headers.executeBatch();
-            }
+            headers.executeBatch();
         }
     }
 

@@ -107,8 +107,8 @@ public class OutcomeStore {
                 attempts.add(a.result());
             } else if (change instanceof Change.HandedBack h) {
                 handBacks.add(h);
-            } else if (change instanceof Change.Released r) {
-                releases.add(r);
+            } else if (change instanceof Change.Released r && !r.ids().isEmpty()) {
+                releases.add(r); // no statement for an empty one: see Batch
             }
         }
         try (Connection c = tables.connect()) {
