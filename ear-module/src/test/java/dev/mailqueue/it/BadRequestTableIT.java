@@ -361,8 +361,11 @@ class BadRequestTableIT extends QueueServerIT {
         add("mail id not a number", "GET", "/api/mails/abc", TestUser.SENDER, Map.of(), null, 404, null);
         add("mail id beyond long", "GET", "/api/mails/99999999999999999999", TestUser.SENDER, Map.of(), null, 404, null);
         add("unknown mail", "GET", "/api/mails/987654321", TestUser.SENDER, Map.of(), null, 404, null);
-        add("encoded slash", "GET", "/api/mails/%2F", TestUser.SENDER, Map.of(), null, 400, null);
-        add("encoded slash inside", "GET", "/api/mails/1%2F2", TestUser.SENDER, Map.of(), null, 400, null);
+        // An encoded slash: Liberty refuses the path (400); on WildFly it reaches the application, where no
+        // resource has such a path (404). Either way problem details, and nothing changes.
+        int encodedSlash = "wildfly".equals(System.getProperty("it.server")) ? 404 : 400;
+        add("encoded slash", "GET", "/api/mails/%2F", TestUser.SENDER, Map.of(), null, encodedSlash, null);
+        add("encoded slash inside", "GET", "/api/mails/1%2F2", TestUser.SENDER, Map.of(), null, encodedSlash, null);
         add("error page itself", "GET", "/error-page", TestUser.SENDER, Map.of(), null, 404, null);
         add("PUT a mail", "PUT", "/api/mails/1", TestUser.SENDER, json(), "{}", 405, null);
         add("DELETE the collection", "DELETE", "/api/mails", TestUser.SENDER, Map.of(), null, 405, null);

@@ -143,8 +143,10 @@ class DeliveryPolicyIT extends QueueServerIT {
 
     @Test
     void aMailPastItsExpiryIsExpiredNotSent() {
-        // A dead worker holds the mail beyond its expiry; when the lease is taken back it is too late.
-        EnqueueReceipt receipt = QueueApi.enqueue(mail("late@to.example", "expires").expiresAt(Instant.now().plusSeconds(2)));
+        // A dead worker holds the mail beyond its expiry; when the lease is taken back it is too late. Not due
+        // for a second, so that the probe leases it before a live claimer could.
+        EnqueueReceipt receipt = QueueApi.enqueue(mail("late@to.example", "expires")
+                .notBefore(Instant.now().plusSeconds(1)).expiresAt(Instant.now().plusSeconds(2)));
         HttpResponse<String> leased = QueueApi.postForm("/probe/db?op=lease&id=" + receipt.getId()
                 + "&owner=dead-host/dead-server%2301&expiresInMs=3000");
         assertThat(leased.body().strip()).as(leased.body()).isEqualTo("1");
@@ -173,7 +175,9 @@ class DeliveryPolicyIT extends QueueServerIT {
 
     @Test
     void aSendLeftInDoubtByADeadWorkerIsLoggedAndResentWithTheSameMessageId() {
-        EnqueueReceipt receipt = QueueApi.enqueue(mail("doubt@to.example", "in doubt"));
+        // Not due for a second, so that the probe leases it before a live claimer could.
+        EnqueueReceipt receipt = QueueApi.enqueue(mail("doubt@to.example", "in doubt")
+                .notBefore(Instant.now().plusSeconds(1)));
         HttpResponse<String> leased = QueueApi.postForm("/probe/db?op=lease&id=" + receipt.getId()
                 + "&owner=dead-host/dead-server%2302&expiresInMs=1500&sendStarted=true");
         assertThat(leased.body().strip()).as(leased.body()).isEqualTo("1");

@@ -3,6 +3,7 @@ package dev.mailqueue.it;
 import dev.mailqueue.it.apps.CallerServlet;
 import dev.mailqueue.it.apps.ProbeServlet;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 
 /**
@@ -19,10 +20,23 @@ final class Deployments {
         return ShrinkWrap.create(WebArchive.class, "probe.war").addClass(ProbeServlet.class);
     }
 
-    /** @return caller.war: another application that uses the remote EJB, with the client jar's classes */
+    /**
+     * @return caller.war: another application that uses the remote EJB, with the client jar's classes, and
+     *         HTTP Basic login, so that a request's user is the identity of its EJB calls (Liberty
+     *         authenticates the credentials of a request to an unprotected servlet without it; WildFly only
+     *         with a login configuration)
+     */
     static WebArchive caller() {
         return ShrinkWrap.create(WebArchive.class, "caller.war")
                 .addClass(CallerServlet.class)
-                .addPackages(true, "dev.mailqueue.api");
+                .addPackages(true, "dev.mailqueue.api")
+                .setWebXML(new StringAsset("""
+                        <?xml version="1.0" encoding="UTF-8"?>
+                        <web-app xmlns="https://jakarta.ee/xml/ns/jakartaee" version="6.0">
+                            <login-config>
+                                <auth-method>BASIC</auth-method>
+                            </login-config>
+                        </web-app>
+                        """));
     }
 }

@@ -14,12 +14,13 @@ import static org.awaitility.Awaitility.await;
 /**
  * What a test compares before and after requests that must change nothing: every row of the queue's
  * tables (the probe's digest, taken when the dispatcher has nothing to do), and the test server's log
- * ({@code messages.log}), read from where it was when the test began.
+ * ({@code messages.log}, or WildFly's {@code server.log}), read from where it was when the test began.
  */
 final class QueueState {
 
-    /** The test server's log. */
-    static final Path LOG = Path.of(System.getProperty("it.wlp.home", "target/liberty/wlp"), "usr", "servers",
+    /** The test server's log: Liberty's messages.log, or WildFly's server.log (the build sets it.server.log). */
+    static final Path LOG = System.getProperty("it.server.log") != null ? Path.of(System.getProperty("it.server.log"))
+            : Path.of(System.getProperty("it.wlp.home", "target/liberty/wlp"), "usr", "servers",
             QueueServerIT.SERVER_NAME, "logs", "messages.log");
 
     private QueueState() {

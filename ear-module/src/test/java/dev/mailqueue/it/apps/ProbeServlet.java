@@ -1,6 +1,6 @@
 package dev.mailqueue.it.apps;
 
-import jakarta.annotation.Resource;
+import jakarta.servlet.ServletException;
 import jakarta.batch.operations.JobOperator;
 import jakarta.batch.runtime.BatchRuntime;
 import jakarta.batch.runtime.JobExecution;
@@ -10,6 +10,8 @@ import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
+import javax.naming.InitialContext;
+import javax.naming.NamingException;
 import javax.sql.DataSource;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -55,8 +57,17 @@ import java.util.Set;
 @WebServlet("/db")
 public class ProbeServlet extends HttpServlet {
 
-    @Resource(lookup = "jdbc/mailqueue")
-    DataSource dataSource;
+    /** The queue's data source, by the name both servers resolve in a plain lookup (ServerResources). */
+    private DataSource dataSource;
+
+    @Override
+    public void init() throws ServletException {
+        try {
+            dataSource = (DataSource) new InitialContext().lookup("jdbc/mailqueue");
+        } catch (NamingException e) {
+            throw new ServletException("no data source jdbc/mailqueue", e);
+        }
+    }
 
     @Override
     protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {

@@ -2,9 +2,8 @@ package dev.mailqueue.account.control;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.mail.Session;
+import dev.mailqueue.server.control.ServerResources;
 
-import javax.naming.InitialContext;
-import javax.naming.NamingException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -21,22 +20,15 @@ public class AccountSessions {
      * @param account a configured account
      * @return its mail session
      * @throws IllegalStateException when the server binds no mail session under the account's JNDI name
+     *                               (a relative name both servers resolve, see {@link ServerResources})
      */
     public Session of(Account account) {
         return sessions.computeIfAbsent(account.name(), name -> lookup(account));
     }
 
     private static Session lookup(Account account) {
-        try {
-            Object bound = new InitialContext().lookup(account.jndiName());
-            if (bound instanceof Session session) {
-                return session;
-            }
-            throw new IllegalStateException("account " + account.name() + ": " + account.jndiName()
-                    + " is not a mail session but " + (bound == null ? "null" : bound.getClass().getName()));
-        } catch (NamingException e) {
-            throw new IllegalStateException("account " + account.name() + ": no <mailSession> with jndiName=\""
-                    + account.jndiName() + "\" in the server configuration", e);
-        }
+        return ServerResources.lookup(account.jndiName(), Session.class, "the mail session of account " + account.name()
+                + " (Liberty: <mailSession jndiName=\"" + account.jndiName() + "\"> in server.xml; WildFly: java:/"
+                + account.jndiName() + ", src/wildfly/configure.cli)");
     }
 }

@@ -1,11 +1,12 @@
 package dev.mailqueue.account.control;
 
+import jakarta.inject.Inject;
+import dev.mailqueue.server.control.QueueDatabase;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import dev.mailqueue.queue.control.SqlTime;
 import dev.mailqueue.queue.control.StoreException;
-import jakarta.annotation.Resource;
 
 import javax.sql.DataSource;
 import java.sql.Connection;
@@ -32,7 +33,8 @@ public class AccountThrottle {
 
     private static final Instant LONG_AGO = Instant.parse("2000-01-01T00:00:00Z");
 
-    @Resource(lookup = "jdbc/mailqueue")
+    @Inject
+    @QueueDatabase
     DataSource dataSource;
 
     /** For tests outside a container: each call then runs in whatever transaction the data source gives. */

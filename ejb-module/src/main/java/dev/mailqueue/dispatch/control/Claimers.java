@@ -6,7 +6,7 @@ import dev.mailqueue.account.control.Accounts;
 import dev.mailqueue.queue.control.Change;
 import dev.mailqueue.queue.control.ClaimStore;
 import dev.mailqueue.settings.control.QueueSettings;
-import jakarta.annotation.Resource;
+import dev.mailqueue.account.control.AccountSessions;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.mail.Session;
@@ -52,9 +52,8 @@ public class Claimers {
     @Inject
     QueueSettings settings;
 
-    /** The default account's session: it composes every message (MIME settings only). */
-    @Resource(lookup = "mail/mailqueue")
-    Session composer;
+    @Inject
+    AccountSessions sessions;
 
     private final Map<String, Claimer> live = new ConcurrentHashMap<>();
 
@@ -65,11 +64,16 @@ public class Claimers {
     public Claimer start(long jobExecutionId) {
         String owner = server.leaseOwner(jobExecutionId);
         MailDelivery delivery = new MailDelivery(new MailDelivery.Parts(owner, server.name(), accounts, health,
-                throttle, connections, composer, store::body, store::attachmentContent, metrics::sent,
+                throttle, connections, composer(), store::body, store::attachmentContent, metrics::sent,
                 settings.recordWaitMillis()));
         Claimer claimer = new Claimer(owner, journal, delivery);
         live.put(owner, claimer);
         return claimer;
+    }
+
+    /** @return the default account's session: it composes every message (MIME settings only) */
+    private Session composer() {
+        return sessions.of(accounts.defaultAccount());
     }
 
     /** @param claimer a claimer that ends: it releases what it holds and is no longer renewed */

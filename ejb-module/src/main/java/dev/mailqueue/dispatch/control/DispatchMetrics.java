@@ -1,18 +1,19 @@
 package dev.mailqueue.dispatch.control;
 
 import dev.mailqueue.account.control.AccountHealth;
+import dev.mailqueue.metrics.control.Metrics;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import org.eclipse.microprofile.metrics.Counter;
-import org.eclipse.microprofile.metrics.MetricRegistry;
-import org.eclipse.microprofile.metrics.Timer;
 
 import java.time.Duration;
+import java.util.Map;
+import java.util.function.Consumer;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
- * The dispatcher's MicroProfile metrics (application scope, on {@code /metrics?scope=application}):
+ * The dispatcher's metrics, published through the server's metrics API ({@link Metrics}; on Open Liberty
+ * MicroProfile Metrics, application scope, {@code /metrics?scope=application}):
  * <ul>
  *   <li>{@code mailqueue.mails.sent}, {@code mailqueue.mails.failed}: counters of attempts that the
  *       SMTP server accepted, and that failed (a mail that fails 3 times counts 3)</li>
@@ -36,7 +37,7 @@ public class DispatchMetrics {
     static final int RATE_WINDOW_SECONDS = 60;
 
     @Inject
-    MetricRegistry registry;
+    Metrics registry;
 
     @Inject
     AccountHealth health;
@@ -44,10 +45,10 @@ public class DispatchMetrics {
     @Inject
     OutcomeJournal journal;
 
-    private Counter sent;
-    private Counter failed;
-    private Timer claims;
-    private Timer sends;
+    private Runnable sent;
+    private Runnable failed;
+    private Consumer<Duration> claims;
+    private Consumer<Duration> sends;
 
     /** Mails sent per second of the epoch, in a ring of one slot per second of the window. */
     private final AtomicLongArray perSecond = new AtomicLongArray(RATE_WINDOW_SECONDS);
@@ -59,15 +60,15 @@ public class DispatchMetrics {
         failed = registry.counter("mailqueue.mails.failed");
         claims = registry.timer("mailqueue.claim.duration");
         sends = registry.timer("mailqueue.send.duration");
-        registry.gauge("mailqueue.dispatch.rate", this, DispatchMetrics::ratePerSecond);
-        registry.gauge("mailqueue.smtp.accounts.down", health, h -> h.down().size());
-        registry.gauge("mailqueue.smtp.account.outages", health, AccountHealth::outages);
-        registry.gauge("mailqueue.journal.unavailable", journal, j -> j.unavailableSince() == null ? 0 : 1);
+        registry.gauge("mailqueue.dispatch.rate", Map.of(), this::ratePerSecond);
+        registry.gauge("mailqueue.smtp.accounts.down", Map.of(), () -> health.down().size());
+        registry.gauge("mailqueue.smtp.account.outages", Map.of(), health::outages);
+        registry.gauge("mailqueue.journal.unavailable", Map.of(), () -> journal.unavailableSince() == null ? 0 : 1);
     }
 
     /** @param elapsed how long one claim transaction took */
     public void claimed(Duration elapsed) {
-        claims.update(elapsed);
+        claims.accept(elapsed);
     }
 
     /**
@@ -75,9 +76,9 @@ public class DispatchMetrics {
      * @param ok      whether the server accepted the mail
      */
     public void sent(Duration elapsed, boolean ok) {
-        sends.update(elapsed);
+        sends.accept(elapsed);
         if (ok) {
-            sent.inc();
+            sent.run();
             long second = System.currentTimeMillis() / 1000;
             int slot = (int) (second % RATE_WINDOW_SECONDS);
             if (slotSecond.getAndSet(slot, second) != second) {
@@ -85,7 +86,7 @@ public class DispatchMetrics {
             }
             perSecond.incrementAndGet(slot);
         } else {
-            failed.inc();
+            failed.run();
         }
     }
 

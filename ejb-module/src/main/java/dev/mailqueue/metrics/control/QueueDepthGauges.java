@@ -8,8 +8,6 @@ import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
-import org.eclipse.microprofile.metrics.MetricRegistry;
-import org.eclipse.microprofile.metrics.Tag;
 
 import java.util.EnumMap;
 import java.util.Map;
@@ -29,7 +27,7 @@ public class QueueDepthGauges {
     EntityManager em;
 
     @Inject
-    MetricRegistry registry;
+    Metrics metrics;
 
     private Map<MailStatus, Long> counts = new EnumMap<>(MailStatus.class);
     private long readAt;
@@ -37,7 +35,7 @@ public class QueueDepthGauges {
     /** Registers the gauges when the application starts. */
     void register(@Observes @Initialized(ApplicationScoped.class) Object started) {
         for (MailStatus status : MailStatus.values()) {
-            registry.gauge("mailqueue.queue.depth", () -> depth(status), new Tag("status", status.name()));
+            metrics.gauge("mailqueue.queue.depth", Map.of("status", status.name()), () -> depth(status));
         }
     }
 

@@ -1,7 +1,8 @@
 package dev.mailqueue.queue.control;
 
+import jakarta.inject.Inject;
+import dev.mailqueue.server.control.QueueDatabase;
 import dev.mailqueue.schema.control.DatabaseKind;
-import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import javax.sql.DataSource;
@@ -20,7 +21,8 @@ import java.sql.SQLException;
 @ApplicationScoped
 public class QueueTables {
 
-    @Resource(lookup = "jdbc/mailqueue")
+    @Inject
+    @QueueDatabase
     DataSource dataSource;
 
     private volatile Dialect dialect;

@@ -1,7 +1,8 @@
 package dev.mailqueue.schema.control;
 
+import jakarta.inject.Inject;
+import dev.mailqueue.server.control.QueueDatabase;
 import jakarta.annotation.PostConstruct;
-import jakarta.annotation.Resource;
 import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
 import jakarta.ejb.TransactionManagement;
@@ -30,7 +31,8 @@ public class SchemaMigrator {
 
     private static final Logger LOG = Logger.getLogger(SchemaMigrator.class.getName());
 
-    @Resource(lookup = "jdbc/mailqueue")
+    @Inject
+    @QueueDatabase
     DataSource dataSource;
 
     @PostConstruct

@@ -1,8 +1,9 @@
 package dev.mailqueue.security.boundary;
 
+import jakarta.inject.Inject;
+import dev.mailqueue.server.control.QueueDatabase;
 import dev.mailqueue.security.control.RequiredSecrets;
 import jakarta.annotation.PostConstruct;
-import jakarta.annotation.Resource;
 import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
 import jakarta.ejb.TransactionManagement;
@@ -30,7 +31,8 @@ public class SecretsCheck {
 
     private static final Logger LOG = Logger.getLogger(SecretsCheck.class.getName());
 
-    @Resource(lookup = "jdbc/mailqueue")
+    @Inject
+    @QueueDatabase
     DataSource dataSource;
 
     @PostConstruct

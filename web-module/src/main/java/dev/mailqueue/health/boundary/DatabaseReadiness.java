@@ -1,6 +1,7 @@
 package dev.mailqueue.health.boundary;
 
-import jakarta.annotation.Resource;
+import jakarta.inject.Inject;
+import dev.mailqueue.server.control.QueueDatabase;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
@@ -25,7 +26,8 @@ public class DatabaseReadiness implements HealthCheck {
 
     static final int TIMEOUT_SECONDS = 5;
 
-    @Resource(lookup = "jdbc/mailqueue")
+    @Inject
+    @QueueDatabase
     DataSource dataSource;
 
     @Override

@@ -1,0 +1,82 @@
+package dev.mailqueue.server.control;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The two servers' configurations agree: every setting that liberty/ (server.xml, db/*.xml) and src/wildfly/
+ * (*.cli) both define has the same default in each, is read from the same environment variable, and the
+ * WildFly configuration binds the resources where {@link ServerResources} looks them up.
+ */
+class ServerConfigurationTest {
+
+    private static final Path ROOT = Path.of(System.getProperty("user.dir")).getParent();
+    private static final Pattern LIBERTY_DEFAULT = Pattern.compile(
+            "<variable\\s+name=\"([^\"]+)\"\\s+defaultValue=\"([^\"]*)\"\\s*/>");
+    private static final Pattern WILDFLY_EXPRESSION = Pattern.compile("\\$\\{([a-z0-9.\\-]+),env\\.([A-Z0-9_]+):([^}]*)}");
+
+    @Test
+    void wildflyDefaultsEqualLibertyDefaults() throws IOException {
+        Map<String, String> server = compare(ROOT.resolve("liberty/server.xml"), ROOT.resolve("src/wildfly/configure.cli"));
+        assertThat(server).as("SMTP settings of src/wildfly/configure.cli")
+                .containsKeys("mailqueue.smtp.host", "mailqueue.smtp.port", "mailqueue.smtp.timeout.ms",
+                        "mailqueue.smtp.envelope-from");
+        for (String db : new String[]{"derby", "postgresql", "mariadb"}) {
+            compare(ROOT.resolve("liberty/db/" + db + ".xml"), ROOT.resolve("src/wildfly/db-" + db + ".cli"));
+        }
+        assertThat(compare(ROOT.resolve("liberty/db/postgresql.xml"), ROOT.resolve("src/wildfly/db-postgresql.cli")))
+                .containsKeys("mailqueue.db.host", "mailqueue.db.port", "mailqueue.db.name", "mailqueue.db.schema",
+                        "mailqueue.db.user", "mailqueue.db.pool.max");
+    }
+
+    /**
+     * @return the settings of the WildFly file; asserts each is read from its environment variable, has one
+     *         default there, and, where the Liberty file has the same setting, the same default; and that
+     *         every setting of the Liberty file with a default is in the WildFly file too
+     */
+    private static Map<String, String> compare(Path libertyFile, Path wildflyFile) throws IOException {
+        Map<String, String> liberty = new LinkedHashMap<>();
+        Matcher l = LIBERTY_DEFAULT.matcher(Files.readString(libertyFile));
+        while (l.find()) {
+            liberty.put(l.group(1), l.group(2));
+        }
+        Map<String, String> wildfly = new LinkedHashMap<>();
+        Matcher w = WILDFLY_EXPRESSION.matcher(Files.readString(wildflyFile));
+        while (w.find()) {
+            String name = w.group(1);
+            assertThat(w.group(2)).as("environment variable of %s in %s", name, wildflyFile.getFileName())
+                    .isEqualTo(name.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_'));
+            String earlier = wildfly.putIfAbsent(name, w.group(3));
+            assertThat(earlier == null ? w.group(3) : earlier).as("default of %s, written twice in %s", name,
+                    wildflyFile.getFileName()).isEqualTo(w.group(3));
+        }
+        for (Map.Entry<String, String> setting : liberty.entrySet()) {
+            String name = setting.getKey();
+            if (name.startsWith("mailqueue.smtp.") || name.startsWith("mailqueue.db.")) {
+                assertThat(wildfly).as("%s of %s in %s", name, libertyFile.getFileName(), wildflyFile.getFileName())
+                        .containsEntry(name, setting.getValue());
+            }
+        }
+        return wildfly;
+    }
+
+    @Test
+    void wildflyBindsTheResourcesWhereTheApplicationLooksThemUp() throws IOException {
+        String configure = Files.readString(ROOT.resolve("src/wildfly/configure.cli"));
+        assertThat(configure).contains("jndi-name=\"java:/mail/mailqueue\"");
+        for (String db : new String[]{"derby", "postgresql", "mariadb"}) {
+            assertThat(Files.readString(ROOT.resolve("src/wildfly/db-" + db + ".cli")))
+                    .contains("--jndi-name=java:/" + ServerResources.DATA_SOURCE);
+        }
+    }
+}
