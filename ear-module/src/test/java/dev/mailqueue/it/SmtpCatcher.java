@@ -20,12 +20,18 @@ import java.util.List;
 final class SmtpCatcher {
 
     static final int PORT = Integer.getInteger("it.smtp.port", 3125);
+    /** GreenMail's IMAP server: the test server's bounce mailbox (mail/bounces). */
+    static final int IMAP_PORT = Integer.getInteger("it.imap.port", 3143);
+    /** The bounce mailbox's user, as the test server's mail/bounces logs in. */
+    static final String BOUNCES = "bounces@mailqueue.test";
 
     private GreenMail greenMail;
 
     void start() {
-        greenMail = new GreenMail(new ServerSetup(PORT, "127.0.0.1", ServerSetup.PROTOCOL_SMTP))
-                .withConfiguration(GreenMailConfiguration.aConfig().withDisabledAuthentication());
+        greenMail = new GreenMail(new ServerSetup[]{new ServerSetup(PORT, "127.0.0.1", ServerSetup.PROTOCOL_SMTP),
+                new ServerSetup(IMAP_PORT, "127.0.0.1", ServerSetup.PROTOCOL_IMAP)})
+                .withConfiguration(GreenMailConfiguration.aConfig().withDisabledAuthentication()
+                        .withUser(BOUNCES, BOUNCES, "bounces"));
         greenMail.start();
     }
 
@@ -70,6 +76,20 @@ final class SmtpCatcher {
         } catch (FolderException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /**
+     * Puts a message into a mailbox as if SMTP had delivered it there.
+     *
+     * @param email   the mailbox's user
+     * @param message the message, delivered as it is
+     */
+    void deliver(String email, MimeMessage message) {
+        GreenMailUser user = greenMail.getUserManager().getUserByEmail(email);
+        if (user == null) {
+            throw new IllegalStateException("no mailbox " + email);
+        }
+        user.deliver(message);
     }
 
     /** @return how many received messages carry this Message-ID */

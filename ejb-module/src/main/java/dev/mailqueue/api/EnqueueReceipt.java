@@ -17,6 +17,7 @@ public class EnqueueReceipt implements Serializable {
     private MailStatus status;
     private boolean duplicate;
     private List<EnqueueReceipt> copies = new ArrayList<>();
+    private List<String> suppressed = new ArrayList<>();
 
     /** For JSON-B. */
     public EnqueueReceipt() {
@@ -25,7 +26,8 @@ public class EnqueueReceipt implements Serializable {
     /**
      * @param id        the queue's id of the mail, positive
      * @param messageId the Message-ID header value, with angle brackets
-     * @param status    the status right after enqueue ({@link MailStatus#QUEUED})
+     * @param status    the status right after enqueue: {@link MailStatus#QUEUED}, or
+     *                  {@link MailStatus#SUPPRESSED} when every recipient was on the suppression list
      */
     public EnqueueReceipt(long id, String messageId, MailStatus status) {
         this.id = id;
@@ -82,5 +84,18 @@ public class EnqueueReceipt implements Serializable {
 
     public void setCopies(List<EnqueueReceipt> copies) {
         this.copies = copies == null ? new ArrayList<>() : new ArrayList<>(copies);
+    }
+
+    /**
+     * @return the recipients the queue will not send to because they were on the suppression list (a hard
+     *         bounce, a complaint, an unsubscribe or an operator put them there), as the request gave
+     *         them; empty when none was. Not an error: the others are sent to as usual.
+     */
+    public List<String> getSuppressed() {
+        return suppressed;
+    }
+
+    public void setSuppressed(List<String> suppressed) {
+        this.suppressed = suppressed == null ? new ArrayList<>() : new ArrayList<>(suppressed);
     }
 }

@@ -94,4 +94,44 @@ public interface MailAdmin {
 
     /** @return the queue's numbers now */
     QueueStatistics statistics();
+
+    /**
+     * @param addressContains part of the address (case-insensitive), or null for all
+     * @param page            0 or more
+     * @param size            1 to {@value #MAX_PAGE_SIZE}
+     * @return one page of the suppression list, newest first
+     * @throws InvalidFilterException naming {@code page} or {@code size} when out of range
+     */
+    List<SuppressionView> suppressions(String addressContains, int page, int size) throws InvalidFilterException;
+
+    /**
+     * Asks "may I send to this address?".
+     *
+     * @param address a bare address
+     * @param list    the list the mail belongs to, or null
+     * @return the entry that forbids sending to it (for all mail, else for the list), or null: sending is allowed
+     * @throws InvalidFilterException naming {@code address} when it is not a bare address
+     */
+    SuppressionView suppression(String address, String list) throws InvalidFilterException;
+
+    /**
+     * Puts an address on the suppression list by hand (reason MANUAL); an existing entry is kept as it is.
+     *
+     * @param address a bare address, e.g. {@code pat@example.com}
+     * @param list    a list name (1 to 64 characters of {@code A-Z a-z 0-9 . _ -}), or null for all mail
+     * @param note    why, up to 1,000 characters, or null
+     * @return the entry
+     * @throws InvalidFilterException naming {@code address}, {@code list} or {@code note} when invalid
+     */
+    SuppressionView suppress(String address, String list, String note) throws InvalidFilterException;
+
+    /**
+     * Lifts a suppression: the queue sends to the address again.
+     *
+     * @param address the address
+     * @param list    the list, or null for the entry that covers all mail
+     * @return true when there was such an entry
+     * @throws InvalidFilterException naming {@code address} or {@code list} when invalid
+     */
+    boolean unsuppress(String address, String list) throws InvalidFilterException;
 }

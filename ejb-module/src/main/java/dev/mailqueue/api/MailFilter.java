@@ -103,7 +103,8 @@ public class MailFilter implements Serializable {
 
     /**
      * @return true: only mails with an attempt the SMTP server refused permanently (a 5yz reply,
-     *         RFC 5321 §4.2.1), i.e. bounced at submission; false: only mails without one; null: either
+     *         RFC 5321 §4.2.1), i.e. bounced at submission, or that bounced or drew a complaint later (a
+     *         report read from the bounce mailbox); false: only mails without either; null: either
      */
     public Boolean getBounced() {
         return bounced;

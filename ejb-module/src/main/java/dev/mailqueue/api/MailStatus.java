@@ -22,7 +22,12 @@ public enum MailStatus {
      * server took the mail), and the in-doubt policy says hold rather than resend. An administrator
      * requeues or cancels it.
      */
-    HELD;
+    HELD,
+    /**
+     * Never sent: every recipient was on the suppression list when it was enqueued (a hard bounce, a
+     * complaint, an unsubscribe or an operator put them there).
+     */
+    SUPPRESSED;
 
     /**
      * @return true for the states a mail never leaves on its own (an administrator may still requeue

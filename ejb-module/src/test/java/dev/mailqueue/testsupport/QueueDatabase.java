@@ -269,7 +269,7 @@ public final class QueueDatabase implements AutoCloseable, BeforeAllCallback, Af
         }
     }
 
-    /** Deletes every mail (and with it attempts, recipients and parts) and the rate state. */
+    /** Deletes every mail (and with it attempts, recipients and parts), the rate state, reports and suppressions. */
     public void clean() {
         try (Connection c = connect(); Statement s = c.createStatement()) {
             s.executeUpdate("DELETE FROM MAIL_ATTEMPT");
@@ -279,6 +279,8 @@ public final class QueueDatabase implements AutoCloseable, BeforeAllCallback, Af
             s.executeUpdate("DELETE FROM MAIL_MESSAGE");
             s.executeUpdate("DELETE FROM SMTP_ACCOUNT_SLOT");
             s.executeUpdate("DELETE FROM SMTP_ACCOUNT_RATE");
+            s.executeUpdate("DELETE FROM BOUNCE_REPORT");
+            s.executeUpdate("DELETE FROM SUPPRESSION");
         } catch (SQLException e) {
             throw new IllegalStateException(e);
         }

@@ -1,5 +1,9 @@
 package dev.mailqueue.admin.boundary;
 
+import dev.mailqueue.api.FieldError;
+import dev.mailqueue.api.SuppressionView;
+import dev.mailqueue.queue.control.SuppressionStore;
+
 import dev.mailqueue.admin.control.BulkActions;
 import dev.mailqueue.admin.control.FilterRules;
 import dev.mailqueue.admin.control.MailSearch;
@@ -32,6 +36,7 @@ import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.logging.Logger;
 
@@ -48,6 +53,9 @@ import java.util.logging.Logger;
 @RolesAllowed(Roles.ADMIN)
 public class QueueAdministration implements MailAdminLocal, MailAdminRemote {
 
+    /** A list name: the scope of a suppression. */
+    private static final java.util.regex.Pattern LIST = java.util.regex.Pattern.compile("[A-Za-z0-9._-]{1,64}");
+
     private static final Logger LOG = Logger.getLogger(QueueAdministration.class.getName());
 
     @PersistenceContext(unitName = "mailqueue")
@@ -58,6 +66,9 @@ public class QueueAdministration implements MailAdminLocal, MailAdminRemote {
 
     @Inject
     OperatorStore store;
+
+    @Inject
+    SuppressionStore suppressions;
 
     @Inject
     MailFactory factory;
@@ -157,4 +168,85 @@ public class QueueAdministration implements MailAdminLocal, MailAdminRemote {
         return rows;
     }
 
+
+    @Override
+    public List<SuppressionView> suppressions(String addressContains, int page, int size) throws InvalidFilterException {
+        List<FieldError> errors = new ArrayList<>();
+        if (page < 0 || page > 1_000_000) {
+            errors.add(new FieldError("page", "must be 0 to 1000000"));
+        }
+        if (size < 1 || size > MAX_PAGE_SIZE) {
+            errors.add(new FieldError("size", "must be 1 to " + MAX_PAGE_SIZE));
+        }
+        if (!errors.isEmpty()) {
+            throw new InvalidFilterException(errors);
+        }
+        return suppressions.list(addressContains, null, page * size, size).stream().map(QueueAdministration::view).toList();
+    }
+
+    @Override
+    public SuppressionView suppression(String address, String list) throws InvalidFilterException {
+        checkSuppression(address, list, null);
+        SuppressionStore.Entry entry = suppressions.suppressing(address, list);
+        return entry == null ? null : view(entry);
+    }
+
+    @Override
+    public SuppressionView suppress(String address, String list, String note) throws InvalidFilterException {
+        checkSuppression(address, list, note);
+        String scope = list == null ? SuppressionStore.ALL : list;
+        if (suppressions.add(address, scope, SuppressionStore.Reason.MANUAL, note, Instant.now())) {
+            LOG.info(() -> "suppression of " + LogText.escape(address) + " (" + scope + ") added by "
+                    + context.getCallerPrincipal().getName());
+        }
+        return view(suppressions.suppressing(address, list == null ? null : list));
+    }
+
+    @Override
+    public boolean unsuppress(String address, String list) throws InvalidFilterException {
+        checkSuppression(address, list, null);
+        boolean removed = suppressions.remove(address, list == null ? SuppressionStore.ALL : list);
+        if (removed) {
+            LOG.info(() -> "suppression of " + LogText.escape(address) + " (" + (list == null ? "*" : list)
+                    + ") lifted by " + context.getCallerPrincipal().getName());
+        }
+        return removed;
+    }
+
+    private static void checkSuppression(String address, String list, String note) throws InvalidFilterException {
+        List<FieldError> errors = new ArrayList<>();
+        if (address == null || address.isBlank() || address.length() > 254 || !isBareAddress(address.strip())) {
+            errors.add(new FieldError("address", "must be a bare address such as user@example.com, at most 254"
+                    + " characters (RFC 5321 §4.5.3.1.3)"));
+        }
+        if (list != null && !LIST.matcher(list).matches()) {
+            errors.add(new FieldError("list", "must be 1 to 64 characters of A-Z a-z 0-9 . _ -"));
+        }
+        if (note != null && note.length() > 1000) {
+            errors.add(new FieldError("note", "must be at most 1000 characters"));
+        }
+        if (!errors.isEmpty()) {
+            throw new InvalidFilterException(errors);
+        }
+    }
+
+    private static boolean isBareAddress(String address) {
+        try {
+            jakarta.mail.internet.InternetAddress parsed = new jakarta.mail.internet.InternetAddress(address, true);
+            return parsed.getPersonal() == null && address.equals(parsed.getAddress()) && address.indexOf('@') > 0;
+        } catch (jakarta.mail.internet.AddressException e) {
+            return false;
+        }
+    }
+
+    private static SuppressionView view(SuppressionStore.Entry entry) {
+        SuppressionView view = new SuppressionView();
+        view.setAddress(entry.address());
+        view.setList(SuppressionStore.ALL.equals(entry.scope()) ? null : entry.scope());
+        view.setReason(entry.reason().name());
+        view.setMailId(entry.mailId());
+        view.setDetail(entry.detail());
+        view.setCreatedAt(entry.createdAt().toString());
+        return view;
+    }
 }

@@ -2,6 +2,7 @@ package dev.mailqueue.admin.control;
 
 import dev.mailqueue.api.MailFilter;
 import dev.mailqueue.api.MailStatus;
+import dev.mailqueue.mail.entity.AttemptOutcome;
 import dev.mailqueue.mail.entity.MailAttempt;
 import dev.mailqueue.mail.entity.MailMessage;
 import dev.mailqueue.mail.entity.Utc;
@@ -73,8 +74,10 @@ public final class MailCriteria {
             Subquery<Long> bounces = query.subquery(Long.class);
             Root<MailAttempt> attempt = bounces.from(MailAttempt.class);
             Expression<Integer> code = attempt.get("smtpReplyCode");
+            // RFC 5321 §4.2.1: 5yz, permanent negative completion; or a bounce or complaint that came back later
             bounces.select(attempt.get("id")).where(cb.equal(attempt.get("mailId"), mail.get("id")),
-                    cb.between(code, 500, 599)); // RFC 5321 §4.2.1: 5yz, permanent negative completion
+                    cb.or(cb.between(code, 500, 599), attempt.get("outcome").in(AttemptOutcome.BOUNCED,
+                            AttemptOutcome.COMPLAINED)));
             where.add(filter.getBounced() ? cb.exists(bounces) : cb.not(cb.exists(bounces)));
         }
         return where.toArray(new Predicate[0]);

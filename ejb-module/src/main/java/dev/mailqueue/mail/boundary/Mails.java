@@ -152,16 +152,20 @@ public class Mails implements MailQueueLocal, MailQueueRemote {
             }
             List<Enqueued> mails = stored.get(g);
             rows += mails.size();
-            Enqueued first = mails.get(0);
-            EnqueueReceipt receipt = new EnqueueReceipt(first.id(), first.messageId(), MailStatus.QUEUED);
+            EnqueueReceipt receipt = receipt(mails.get(0));
             if (groups.get(g).copies()) {
-                receipt.setCopies(mails.stream()
-                        .map(m -> new EnqueueReceipt(m.id(), m.messageId(), MailStatus.QUEUED)).toList());
+                receipt.setCopies(mails.stream().map(Mails::receipt).toList());
             }
             receipts.add(receipt);
         }
         enqueued.fire(new MailsEnqueued(rows, earliestDue));
         return receipts;
+    }
+
+    private static EnqueueReceipt receipt(Enqueued mail) {
+        EnqueueReceipt receipt = new EnqueueReceipt(mail.id(), mail.messageId(), mail.status());
+        receipt.setSuppressed(mail.suppressed());
+        return receipt;
     }
 
     /**

@@ -213,13 +213,13 @@ public class ClaimStore {
             + " FROM_ADDRESS, FROM_NAME, REPLY_TO, TO_ADDRESSES, CC_ADDRESSES, BCC_ADDRESSES, SUBJECT, SMTP_ACCOUNT,"
             + " LAST_ATTEMPT_AT, HEADER_COUNT, ATTACHMENT_COUNT, LENGTH(TEXT_BODY), LENGTH(HTML_BODY),"
             + " CASE WHEN LENGTH(TEXT_BODY) <= " + CLAIM_BODY_CHARS + " THEN TEXT_BODY END,"
-            + " CASE WHEN LENGTH(HTML_BODY) <= " + CLAIM_BODY_CHARS + " THEN HTML_BODY END, COPY_OF"
+            + " CASE WHEN LENGTH(HTML_BODY) <= " + CLAIM_BODY_CHARS + " THEN HTML_BODY END, COPY_OF, SUPPRESSED_COUNT"
             + " FROM MAIL_MESSAGE WHERE ID IN (%s) ORDER BY PRIORITY DESC, CREATED_AT, ID";
 
     /** One claimed row while it is read, before its parts are attached. */
     private record Row(long id, String messageId, Instant createdAt, int attempts, Instant expiresAt, String from,
                        String fromName, String replyTo, String to, String cc, String bcc, String subject,
-                       String account, boolean attemptedBefore, boolean maybeHeaders, boolean maybeAttachments,
+                       String account, boolean settledRows, boolean maybeHeaders, boolean maybeAttachments,
                        ClaimedMail.Body body, long filesOf) {
     }
 
@@ -246,15 +246,17 @@ public class ClaimStore {
                     boolean attachmentsUnknown = r.wasNull();
                     long copyOf = r.getLong(21);
                     long filesOf = r.wasNull() ? r.getLong(1) : copyOf; // copies share the first copy's files
+                    // Recipient rows exist for a mail tried before, or with recipients suppressed at enqueue.
+                    boolean settledRows = SqlTime.get(r, 14) != null || r.getInt(22) > 0;
                     rows.add(new Row(r.getLong(1), r.getString(2), SqlTime.get(r, 3), r.getInt(4), SqlTime.get(r, 5),
                             r.getString(6), r.getString(7), r.getString(8), r.getString(9), r.getString(10),
-                            r.getString(11), r.getString(12), r.getString(13), SqlTime.get(r, 14) != null,
+                            r.getString(11), r.getString(12), r.getString(13), settledRows,
                             headersUnknown || headers > 0, attachmentsUnknown || attachments > 0, body, filesOf));
                 }
             }
         }
         Map<Long, Map<String, RecipientStatus>> settled = settledRecipients(c,
-                rows.stream().filter(Row::attemptedBefore).map(Row::id).toList());
+                rows.stream().filter(Row::settledRows).map(Row::id).toList());
         Map<Long, List<NewMail.Header>> headers = headers(c, rows.stream().filter(Row::maybeHeaders).map(Row::id).toList());
         Map<Long, List<ClaimedMail.AttachmentInfo>> attachments = attachmentInfos(c,
                 rows.stream().filter(Row::maybeAttachments).map(Row::filesOf).distinct().toList());
@@ -269,7 +271,10 @@ public class ClaimStore {
         return mails;
     }
 
-    /** Recipients that earlier attempts settled (accepted, or refused for good), by lower-case address. */
+    /**
+     * Recipients that earlier attempts settled (accepted, or refused for good), or that were suppressed at
+     * enqueue, by lower-case address.
+     */
     private static Map<Long, Map<String, RecipientStatus>> settledRecipients(Connection c, List<Long> ids) throws SQLException {
         Map<Long, Map<String, RecipientStatus>> settled = new HashMap<>();
         if (ids.isEmpty()) {

@@ -12,6 +12,8 @@ import java.sql.SQLException;
 import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 import java.util.Optional;
 
 import static dev.mailqueue.queue.control.Sql.*;
@@ -28,8 +30,11 @@ public class EnqueueStore {
     static final String INSERT_MAIL = "INSERT INTO MAIL_MESSAGE (ID, MESSAGE_ID, STATUS, PRIORITY, CREATED_AT,"
             + " NOT_BEFORE, ATTEMPTS_REMAINING, FROM_ADDRESS, FROM_NAME, REPLY_TO, TO_ADDRESSES, CC_ADDRESSES,"
             + " BCC_ADDRESSES, SUBJECT, TEXT_BODY, HTML_BODY, EXPIRES_AT, IDEMPOTENCY_KEY, IDEMPOTENCY_FINGERPRINT,"
-            + " COPY_OF, SMTP_ACCOUNT, ENQUEUED_BY, HEADER_COUNT, ATTACHMENT_COUNT)"
-            + " VALUES (?, ?, 'QUEUED', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+            + " COPY_OF, SMTP_ACCOUNT, ENQUEUED_BY, HEADER_COUNT, ATTACHMENT_COUNT, SUPPRESSED_COUNT)"
+            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+
+    static final String INSERT_SUPPRESSED = "INSERT INTO MAIL_RECIPIENT (MAIL_ID, ADDRESS, STATUS, REPLY_TEXT,"
+            + " UPDATED_AT) VALUES (?, ?, 'SUPPRESSED', ?, ?)";
 
     static final String INSERT_ATTACHMENT = "INSERT INTO MAIL_ATTACHMENT (MAIL_ID, SEQ_NO, FILE_NAME, CONTENT_TYPE,"
             + " SIZE_BYTES, CONTENT) VALUES (?, ?, ?, ?, ?, ?)";
@@ -63,9 +68,11 @@ public class EnqueueStore {
         int total = groups.stream().mapToInt(g -> g.mails().size()).sum();
         try (Connection c = tables.connect()) {
             Dialect d = tables.dialect(c);
+            Set<String> suppressed = Suppressed.among(c, groups);
             long[] ids = d.mailIds().next(c, d.kind(), total);
             List<List<Enqueued>> result = new ArrayList<>(groups.size());
             boolean anyParts = false;
+            boolean anySuppressed = false;
             try (Batch insertBatch = new Batch(c, d.kind(), INSERT_MAIL)) {
                 PreparedStatement insert = insertBatch.statement();
                 int next = 0;
@@ -75,11 +82,15 @@ public class EnqueueStore {
                     for (int k = 0; k < group.mails().size(); k++) {
                         NewMail mail = group.mails().get(k);
                         long id = ids[next++];
-                        bindMail(insert, id, mail, k == 0 ? group.idempotencyKey() : null,
+                        List<String> blocked = Suppressed.recipients(mail, suppressed);
+                        MailStatus status = !blocked.isEmpty() && blocked.size() == Suppressed.count(mail)
+                                ? MailStatus.SUPPRESSED : MailStatus.QUEUED;
+                        bindMail(insert, id, status, blocked.size(), mail, k == 0 ? group.idempotencyKey() : null,
                                 k == 0 ? group.fingerprint() : null, group.copies() ? first : null);
                         insertBatch.add();
-                        queued.add(new Enqueued(id, mail.messageId()));
+                        queued.add(new Enqueued(id, mail.messageId(), status, blocked));
                         anyParts |= !mail.attachments().isEmpty() || !mail.headers().isEmpty();
+                        anySuppressed |= !blocked.isEmpty();
                     }
                     result.add(queued);
                 }
@@ -88,41 +99,70 @@ public class EnqueueStore {
             if (anyParts) {
                 insertParts(c, groups, ids);
             }
+            if (anySuppressed) {
+                insertSuppressed(c, d, result, groups);
+            }
             return result;
         } catch (SQLException e) {
             throw new StoreException("could not queue " + total + " mails", e);
         }
     }
 
-    private static void bindMail(PreparedStatement s, long id, NewMail mail, String key, String fingerprint, Long copyOf)
-            throws SQLException {
+    private static void bindMail(PreparedStatement s, long id, MailStatus status, int suppressed, NewMail mail,
+                                 String key, String fingerprint, Long copyOf) throws SQLException {
         s.setLong(1, id);
         s.setString(2, mail.messageId());
-        s.setInt(3, mail.priority());
-        SqlTime.set(s, 4, mail.createdAt());
-        SqlTime.set(s, 5, mail.notBefore());
-        s.setInt(6, mail.attempts());
-        s.setString(7, mail.from());
-        setText(s, 8, mail.fromName());
-        setText(s, 9, mail.replyTo());
-        setText(s, 10, AddressLists.join(mail.to()));
-        setText(s, 11, AddressLists.join(mail.cc()));
-        setText(s, 12, AddressLists.join(mail.bcc()));
-        setText(s, 13, mail.subject());
-        setLongText(s, 14, mail.text());
-        setLongText(s, 15, mail.html());
-        SqlTime.set(s, 16, mail.expiresAt());
-        setText(s, 17, key);
-        setText(s, 18, fingerprint);
+        s.setString(3, status.name());
+        s.setInt(4, mail.priority());
+        SqlTime.set(s, 5, mail.createdAt());
+        SqlTime.set(s, 6, mail.notBefore());
+        s.setInt(7, mail.attempts());
+        s.setString(8, mail.from());
+        setText(s, 9, mail.fromName());
+        setText(s, 10, mail.replyTo());
+        setText(s, 11, AddressLists.join(mail.to()));
+        setText(s, 12, AddressLists.join(mail.cc()));
+        setText(s, 13, AddressLists.join(mail.bcc()));
+        setText(s, 14, mail.subject());
+        setLongText(s, 15, mail.text());
+        setLongText(s, 16, mail.html());
+        SqlTime.set(s, 17, mail.expiresAt());
+        setText(s, 18, key);
+        setText(s, 19, fingerprint);
         if (copyOf == null) {
-            s.setNull(19, Types.BIGINT);
+            s.setNull(20, Types.BIGINT);
         } else {
-            s.setLong(19, copyOf);
+            s.setLong(20, copyOf);
         }
-        setText(s, 20, mail.account());
-        setText(s, 21, mail.enqueuedBy());
-        s.setInt(22, mail.headers().size());
-        s.setInt(23, mail.attachments().size());
+        setText(s, 21, mail.account());
+        setText(s, 22, mail.enqueuedBy());
+        s.setInt(23, mail.headers().size());
+        s.setInt(24, mail.attachments().size());
+        s.setInt(25, suppressed);
+    }
+
+    /**
+     * Settles the suppressed recipients of the mails: a SUPPRESSED row each, which the claim reads as
+     * settled, so the dispatcher never sends to them.
+     */
+    private static void insertSuppressed(Connection c, Dialect d, List<List<Enqueued>> result, List<MailGroup> groups)
+            throws SQLException {
+        try (Batch batch = new Batch(c, d.kind(), INSERT_SUPPRESSED)) {
+            PreparedStatement s = batch.statement();
+            for (int g = 0; g < groups.size(); g++) {
+                for (int k = 0; k < groups.get(g).mails().size(); k++) {
+                    Enqueued mail = result.get(g).get(k);
+                    for (String address : mail.suppressed()) {
+                        s.setLong(1, mail.id());
+                        s.setString(2, address.toLowerCase(Locale.ROOT));
+                        s.setString(3, "on the suppression list when the mail was enqueued");
+                        SqlTime.set(s, 4, groups.get(g).mails().get(k).createdAt());
+                        batch.add();
+                    }
+                }
+            }
+            batch.execute();
+        }
     }
 
     /**

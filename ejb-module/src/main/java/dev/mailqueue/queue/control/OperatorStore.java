@@ -39,7 +39,7 @@ public class OperatorStore {
 
     /** Final statuses the retention job deletes; live and HELD mails are never deleted. */
     public static final Set<MailStatus> RETAINED_UNTIL_CUTOFF = EnumSet.of(MailStatus.SENT, MailStatus.FAILED,
-            MailStatus.CANCELLED, MailStatus.EXPIRED);
+            MailStatus.CANCELLED, MailStatus.EXPIRED, MailStatus.SUPPRESSED);
 
     @Inject
     QueueTables tables;
@@ -57,7 +57,7 @@ public class OperatorStore {
     /**
      * Puts FAILED, EXPIRED, HELD and CANCELLED mails back in the queue as if new: QUEUED, due
      * {@code now}, {@code attempts} attempts, a new expiry, no lease. Recipients an earlier attempt
-     * refused or deferred are forgotten, so the resend tries them again ("resend only the messages that
+     * refused or deferred are forgotten (those suppressed at enqueue stay suppressed), so the resend tries them again ("resend only the messages that
      * bounced", seed 004); recipients that accepted the mail are kept and not sent to again. Each row is
      * changed by its own guarded UPDATE, and recipient rows are deleted only for the rows that UPDATE
      * changed, under the row lock it holds until commit: a concurrent claim can never read a mail
@@ -102,7 +102,7 @@ public class OperatorStore {
                     }
                 }
                 if (!requeued.isEmpty()) {
-                    try (PreparedStatement s = c.prepareStatement("DELETE FROM MAIL_RECIPIENT WHERE STATUS <> 'SENT'"
+                    try (PreparedStatement s = c.prepareStatement("DELETE FROM MAIL_RECIPIENT WHERE STATUS NOT IN ('SENT', 'SUPPRESSED')"
                             + " AND MAIL_ID IN (" + marks(requeued.size()) + ")")) {
                         bindIds(s, 1, requeued);
                         s.executeUpdate();

@@ -35,6 +35,10 @@ public class QueueSettings {
     private int retentionDays;
     private String retentionSchedule;
     private int retentionChunkSize;
+    private String bounceMailbox;
+    private long bounceIntervalMillis;
+    private String bounceFolder;
+    private int bounceChunkSize;
     private String instance;
 
     @PostConstruct
@@ -76,6 +80,10 @@ public class QueueSettings {
         retentionDays = (int) r.longIn("mailqueue.retention.days", 1, 36_500);
         retentionSchedule = r.text("mailqueue.retention.schedule");
         retentionChunkSize = (int) r.longIn("mailqueue.retention.chunk-size", 1, 1000);
+        bounceMailbox = r.text("mailqueue.bounce.mailbox");
+        bounceIntervalMillis = r.longIn("mailqueue.bounce.interval.ms", 1000, Long.MAX_VALUE);
+        bounceFolder = r.text("mailqueue.bounce.folder");
+        bounceChunkSize = (int) r.longIn("mailqueue.bounce.chunk-size", 1, 1000);
         String named = config.apply("mailqueue.instance");
         instance = named == null || named.isBlank() ? "mailqueue" : named.strip();
     }
@@ -173,6 +181,29 @@ public class QueueSettings {
     /** @return mails the retention job deletes per transaction, 1 to 1,000 (default 500) */
     public int retentionChunkSize() {
         return retentionChunkSize;
+    }
+
+    /**
+     * @return the JNDI name of the bounce mailbox's mail session, a {@code <mailSession>} with a store
+     *         protocol (default {@code mail/bounces}); the bounce intake runs only when it is bound
+     */
+    public String bounceMailbox() {
+        return bounceMailbox;
+    }
+
+    /** @return how often the bounce mailbox is read, ms, 1,000 or more (default 60,000) */
+    public long bounceIntervalMillis() {
+        return bounceIntervalMillis;
+    }
+
+    /** @return the folder of the bounce mailbox that holds the reports (default INBOX; POP3 has only INBOX) */
+    public String bounceFolder() {
+        return bounceFolder;
+    }
+
+    /** @return reports the bounce intake records per chunk, 1 to 1,000 (default 20) */
+    public int bounceChunkSize() {
+        return bounceChunkSize;
     }
 
     /**

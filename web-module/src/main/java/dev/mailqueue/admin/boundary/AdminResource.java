@@ -9,11 +9,14 @@ import dev.mailqueue.api.MailPage;
 import dev.mailqueue.api.MailStateException;
 import dev.mailqueue.api.MailView;
 import dev.mailqueue.api.QueueStatistics;
+import dev.mailqueue.api.SuppressionView;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.NotFoundException;
+import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -154,5 +157,74 @@ public class AdminResource {
      * @param changed how many mails the action changed (or deleted)
      */
     public record Changed(int changed) {
+    }
+
+    /**
+     * @return one page of the suppression list, newest first
+     * @throws InvalidFilterException when page or size do not parse or are out of range: 400
+     */
+    @GET
+    @Path("suppressions")
+    @Operation(summary = "List suppressed addresses", description = "Newest first. Parameters: address (part of it,"
+            + " case-insensitive), page (from 0), size (1 to 500, default 50).")
+    public List<SuppressionView> suppressions(@QueryParam("address") String address, @QueryParam("page") String page,
+                                              @QueryParam("size") String size) throws InvalidFilterException {
+        List<FieldError> errors = new ArrayList<>();
+        int p = whole("page", page, 0, errors);
+        int s = whole("size", size, 50, errors);
+        if (!errors.isEmpty()) {
+            throw new InvalidFilterException(errors);
+        }
+        return admin.suppressions(address, p, s);
+    }
+
+    /**
+     * @return the entry that keeps the queue from sending to the address (for all mail, else for the list)
+     * @throws NotFoundException when nothing does: the queue sends to it (404)
+     */
+    @GET
+    @Path("suppressions/{address}")
+    @Operation(summary = "May the queue send to this address?", description = "200 with the entry that forbids it"
+            + " (for all mail, or for the list given as ?list=), 404 when nothing does.")
+    public SuppressionView suppression(@PathParam("address") String address, @QueryParam("list") String list)
+            throws InvalidFilterException {
+        SuppressionView entry = admin.suppression(address, list);
+        if (entry == null) {
+            throw new NotFoundException(address + " is not suppressed" + (list == null ? "" : " for list " + list));
+        }
+        return entry;
+    }
+
+    /** @return the entry (an existing one is kept as it was) */
+    @PUT
+    @Path("suppressions/{address}")
+    @Operation(summary = "Suppress an address by hand", description = "For all mail, or for the list given as ?list=;"
+            + " ?note= says why. An address already suppressed keeps its entry.")
+    public SuppressionView suppress(@PathParam("address") String address, @QueryParam("list") String list,
+                                    @QueryParam("note") String note) throws InvalidFilterException {
+        return admin.suppress(address, list, note);
+    }
+
+    /** Lifts a suppression. @throws NotFoundException when there was none (404) */
+    @DELETE
+    @Path("suppressions/{address}")
+    @Operation(summary = "Lift a suppression", description = "The entry for all mail, or for the list given as ?list=.")
+    public void unsuppress(@PathParam("address") String address, @QueryParam("list") String list)
+            throws InvalidFilterException {
+        if (!admin.unsuppress(address, list)) {
+            throw new NotFoundException(address + " is not suppressed" + (list == null ? "" : " for list " + list));
+        }
+    }
+
+    private static int whole(String name, String value, int absent, List<FieldError> errors) {
+        if (value == null) {
+            return absent;
+        }
+        try {
+            return Integer.parseInt(value.strip());
+        } catch (NumberFormatException e) {
+            errors.add(new FieldError(name, "must be a whole number, was '" + value + "'"));
+            return absent;
+        }
     }
 }

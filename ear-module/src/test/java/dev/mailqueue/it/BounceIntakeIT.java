@@ -1,0 +1,205 @@
+package dev.mailqueue.it;
+
+import dev.mailqueue.api.AttemptView;
+import dev.mailqueue.api.EnqueueReceipt;
+import dev.mailqueue.api.MailRequest;
+import dev.mailqueue.api.MailStatus;
+import dev.mailqueue.api.MailView;
+import dev.mailqueue.api.RecipientView;
+import jakarta.mail.Address;
+import jakarta.mail.Session;
+import jakarta.mail.Transport;
+import jakarta.mail.internet.InternetAddress;
+import jakarta.mail.internet.MimeMessage;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * Bounces that come back after a server accepted the mail, end to end against real parts: the queue
+ * sends to GreenMail (the relay, which answers 250); the mail then travels on to a real Postfix
+ * (src/test/postfix, started here), which has no such mailbox and writes a real Delivery Status
+ * Notification; the test puts that report into the bounce mailbox (GreenMail, read over IMAP by the
+ * test server's {@code bounce-intake} job every second), as a relay would deliver it there. The recipient becomes BOUNCED with Postfix's status, the
+ * address is suppressed, a report read twice counts once, and the next mail leaves the address out.
+ * Needs Debian's {@code postfix} and root (as {@code .ci/run} has); skipped without them.
+ */
+class BounceIntakeIT extends QueueServerIT {
+
+    private static final Path SCRIPT = Path.of(System.getProperty("it.postfix.script", "../src/test/postfix/postfix-instance.sh"));
+    private static final Path DIR = Path.of(System.getProperty("it.postfix.dir", "/tmp/mailqueue-it-postfix"));
+    private static final int POSTFIX_PORT = Integer.getInteger("it.postfix.port", 3133);
+    /** The envelope sender of the mail the test relays to Postfix, whose reports Postfix keeps. */
+    private static final String HELD = "held@mailqueue.test";
+    private static final String GONE = "nobody@bounce.test";
+    private static final String FINE = "pat@fine.example";
+
+    @BeforeAll
+    static void startPostfix() throws Exception {
+        assumeTrue(Files.isExecutable(Path.of("/usr/sbin/postfix")), "Debian's postfix is not installed");
+        assumeTrue("root".equals(System.getProperty("user.name")), "a private Postfix instance must be started as root");
+        postfix("start", DIR.toAbsolutePath().toString(), Integer.toString(POSTFIX_PORT), Integer.toString(SmtpCatcher.PORT));
+    }
+
+    @AfterAll
+    static void stopPostfix() throws Exception {
+        if (Files.isDirectory(DIR)) {
+            postfix("stop", DIR.toAbsolutePath().toString());
+        }
+    }
+
+    @Test
+    void aRealPostfixBounceMarksTheRecipientSuppressesTheAddressOnceAndTheNextMailLeavesItOut() throws Exception {
+        EnqueueReceipt first = QueueApi.enqueue(new MailRequest().from("news@sender.example").to(GONE, FINE)
+                .subject("monthly news").text("Hello"));
+        QueueApi.awaitStatus(first.getId(), MailStatus.SENT, Duration.ofSeconds(30));
+
+        // The relay accepted it; now it reaches the final server, which bounces it to the envelope sender.
+        MimeMessage relayed = SMTP.inbox(GONE).get(0);
+        MimeMessage report = bounceThroughPostfix(relayed, GONE);
+        assertThat(report.getContentType()).contains("multipart/report").contains("delivery-status");
+
+        // The report arrives in the bounce mailbox twice (a relay that retried): it counts once.
+        SMTP.deliver(SmtpCatcher.BOUNCES, copy(report));
+        SMTP.deliver(SmtpCatcher.BOUNCES, copy(report));
+        SMTP.deliver(SmtpCatcher.BOUNCES, autoReply());
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
+                .until(() -> recipient(first.getId(), GONE) != null && "BOUNCED".equals(recipient(first.getId(), GONE).getStatus()));
+        await().atMost(Duration.ofSeconds(15)).until(() -> SMTP.inbox(SmtpCatcher.BOUNCES).isEmpty());
+
+        RecipientView bounced = recipient(first.getId(), GONE);
+        assertThat(bounced.getEnhancedStatus()).isEqualTo("5.1.1");
+        assertThat(bounced.getReplyText()).contains("mailbox unknown");
+        MailView mail = QueueApi.find(first.getId());
+        assertThat(mail.getStatus()).as("it was sent; one recipient bounced later").isEqualTo(MailStatus.SENT);
+        assertThat(recipient(first.getId(), FINE)).as("the recipient nobody reported on").isNull();
+
+        HttpResponse<String> log = QueueApi.getAs(TestUser.ADMIN, QueueApi.BASE, "/api/admin/mails/" + first.getId() + "/attempts");
+        List<AttemptView> attempts = QueueApi.attempts(log.body());
+        assertThat(attempts).filteredOn(a -> "BOUNCED".equals(a.getOutcome())).as("one report, read twice")
+                .singleElement().satisfies(a -> assertThat(a.getEnhancedStatus()).isEqualTo("5.1.1"));
+
+        HttpResponse<String> suppression = QueueApi.getAs(TestUser.ADMIN, QueueApi.BASE, "/api/admin/suppressions/" + GONE);
+        assertThat(suppression.statusCode()).as(suppression.body()).isEqualTo(200);
+        assertThat(QueueApi.jsonObject(suppression.body())).containsEntry("reason", "HARD_BOUNCE")
+                .containsEntry("address", GONE);
+        assertThat(QueueApi.getAs(TestUser.ADMIN, QueueApi.BASE, "/api/admin/suppressions/" + FINE).statusCode()).isEqualTo(404);
+        HttpResponse<String> bouncedSearch = QueueApi.getAs(TestUser.ADMIN, QueueApi.BASE, "/api/admin/mails?bounced=true&id=" + first.getId());
+        assertThat(bouncedSearch.body()).contains("\"id\":" + first.getId());
+
+        // The next mail to both leaves the bounced address out; a mail to it alone is never sent.
+        EnqueueReceipt next = QueueApi.enqueue(new MailRequest().from("news@sender.example").to(GONE, FINE)
+                .subject("next news").text("Hello again"));
+        assertThat(next.getStatus()).isEqualTo(MailStatus.QUEUED);
+        assertThat(next.getSuppressed()).containsExactly(GONE);
+        EnqueueReceipt alone = QueueApi.enqueue(new MailRequest().from("news@sender.example").to(GONE)
+                .subject("only to the bounced address").text("Hello?"));
+        assertThat(alone.getStatus()).isEqualTo(MailStatus.SUPPRESSED);
+        QueueApi.awaitStatus(next.getId(), MailStatus.SENT, Duration.ofSeconds(30));
+        assertThat(SMTP.inbox(FINE)).hasSize(2);
+        assertThat(SMTP.inbox(GONE)).as("only the first mail reached it").hasSize(1);
+        assertThat(recipient(next.getId(), GONE).getStatus()).isEqualTo("SUPPRESSED");
+        assertThat(QueueApi.find(alone.getId()).getStatus()).isEqualTo(MailStatus.SUPPRESSED);
+
+        // An operator lifts the suppression: mail goes to the address again.
+        assertThat(QueueApi.sendAs(TestUser.ADMIN, "DELETE", "/api/admin/suppressions/" + GONE).statusCode()).isEqualTo(204);
+        assertThat(QueueApi.sendAs(TestUser.ADMIN, "DELETE", "/api/admin/suppressions/" + GONE).statusCode()).isEqualTo(404);
+        assertThat(QueueApi.enqueue(new MailRequest().from("news@sender.example").to(GONE).subject("after lifting")
+                .text("Hello")).getSuppressed()).isEmpty();
+    }
+
+    @Test
+    void anOperatorSuppressesByHandAndBadInputIsA400NamingTheField() {
+        HttpResponse<String> put = QueueApi.sendAs(TestUser.ADMIN, "PUT", "/api/admin/suppressions/Manual@Example.ORG?note=asked%20us");
+        assertThat(put.statusCode()).as(put.body()).isEqualTo(200);
+        assertThat(QueueApi.jsonObject(put.body())).containsEntry("address", "Manual@example.org").containsEntry("reason", "MANUAL");
+        assertThat(QueueApi.enqueue(new MailRequest().from("news@sender.example").to("Manual@example.org")
+                .subject("s").text("t")).getStatus()).isEqualTo(MailStatus.SUPPRESSED);
+
+        HttpResponse<String> bad = QueueApi.sendAs(TestUser.ADMIN, "PUT", "/api/admin/suppressions/not-an-address");
+        assertThat(bad.statusCode()).isEqualTo(400);
+        assertThat(bad.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).contains("problem+json"));
+        assertThat(bad.body()).contains("address");
+        assertThat(QueueApi.sendAs(TestUser.SENDER, "PUT", "/api/admin/suppressions/x@example.org").statusCode())
+                .as("a sender may not suppress").isEqualTo(403);
+        assertThat(QueueApi.sendAs(TestUser.ADMIN, "DELETE", "/api/admin/suppressions/Manual@example.org").statusCode()).isEqualTo(204);
+    }
+
+    /**
+     * Sends the message on to Postfix as the relay would, and returns the report Postfix writes about it.
+     * Postfix keeps reports to {@value #HELD} in its own Maildir (GreenMail refuses a report's null
+     * envelope sender), from where the test takes it.
+     */
+    private static MimeMessage bounceThroughPostfix(MimeMessage message, String recipient) throws Exception {
+        Properties props = new Properties();
+        props.setProperty("mail.smtp.host", "127.0.0.1");
+        props.setProperty("mail.smtp.port", Integer.toString(POSTFIX_PORT));
+        props.setProperty("mail.smtp.from", HELD); // the envelope sender: where the report goes
+        Session session = Session.getInstance(props);
+        try (Transport transport = session.getTransport("smtp")) {
+            transport.connect();
+            transport.sendMessage(message, new Address[]{new InternetAddress(recipient)}); // no saveChanges: Message-ID kept
+        }
+        Path maildir = DIR.resolve("mail/maildir/new");
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
+                .until(() -> Files.isDirectory(maildir) && reports(maildir).size() == 1);
+        try (var in = Files.newInputStream(reports(maildir).get(0))) {
+            return new MimeMessage(Session.getInstance(new Properties()), in);
+        }
+    }
+
+    private static List<Path> reports(Path maildir) throws IOException {
+        try (var files = Files.list(maildir)) {
+            return files.toList();
+        }
+    }
+
+    private static MimeMessage copy(MimeMessage message) throws Exception {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        message.writeTo(bytes);
+        return new MimeMessage(Session.getInstance(new Properties()), new ByteArrayInputStream(bytes.toByteArray()));
+    }
+
+    private static MimeMessage autoReply() throws Exception {
+        return new MimeMessage(Session.getInstance(new Properties()), new ByteArrayInputStream(("""
+                From: Pat <pat@fine.example>\r
+                To: bounces@mailqueue.test\r
+                Subject: Out of office\r
+                Auto-Submitted: auto-replied\r
+                Message-ID: <vacation-it@fine.example>\r
+                \r
+                Away until Monday.\r
+                """).getBytes(StandardCharsets.US_ASCII)));
+    }
+
+    private static RecipientView recipient(long mailId, String address) {
+        return QueueApi.find(mailId).getRecipients().stream().filter(r -> address.equalsIgnoreCase(r.getAddress()))
+                .findFirst().orElse(null);
+    }
+
+    private static void postfix(String... args) throws IOException, InterruptedException {
+        String[] command = new String[args.length + 2];
+        command[0] = "bash";
+        command[1] = SCRIPT.toAbsolutePath().toString();
+        System.arraycopy(args, 0, command, 2, args.length);
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("postfix-instance.sh %s", args[0]).isTrue();
+        assertThat(process.exitValue()).as("postfix-instance.sh %s: %s", args[0], output).isZero();
+    }
+}

@@ -1,0 +1,193 @@
+package dev.mailqueue.bounce.control;
+
+import jakarta.mail.Session;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Properties;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The classifier on reports a real Postfix wrote (src/test/resources/.../bounce/control/README.md says
+ * how they were made), on a complaint in the ARF layout of RFC 5965, and on what must never act on a
+ * recipient: auto-replies, reports cut short, garbage.
+ */
+class BounceClassifierTest {
+
+    /** For MIME settings only; in the server, the bounce mailbox's session. */
+    private static final Session SESSION = Session.getInstance(new Properties());
+
+    @Test
+    void postfixNonDeliveryNamesTheRecipientItsPermanentStatusAndTheOriginalMessageId() throws IOException {
+        BounceReport report = BounceClassifier.classify(SESSION, fixture("postfix-failed.eml"));
+
+        assertThat(report.kind()).as(report.summary()).isEqualTo(BounceReport.Kind.FAILED);
+        assertThat(report.originalMessageId()).isEqualTo("<fixture-1@mailqueue.test>");
+        assertThat(report.key()).startsWith("<").endsWith("@mta.test>");
+        assertThat(report.recipients()).singleElement().satisfies(r -> {
+            assertThat(r.address()).isEqualTo("nobody@bounce.test");
+            assertThat(r.action()).isEqualTo(BounceReport.Action.FAILED);
+            assertThat(r.status()).isEqualTo("5.1.1");
+            assertThat(r.isPermanent()).isTrue();
+            assertThat(r.diagnostic()).contains("mailbox unknown");
+        });
+    }
+
+    @Test
+    void aReportOnTwoOfThreeRecipientsNamesOnlyTheTwoThatFailed() throws IOException {
+        BounceReport report = BounceClassifier.classify(SESSION, fixture("postfix-failed-two.eml"));
+
+        assertThat(report.kind()).as(report.summary()).isEqualTo(BounceReport.Kind.FAILED);
+        assertThat(report.originalMessageId()).isEqualTo("<fixture-2@mailqueue.test>");
+        assertThat(report.recipients()).extracting(BounceReport.Recipient::address)
+                .containsExactly("a@bounce.test", "b@bounce.test");
+    }
+
+    @Test
+    void aDelayedReportIsNotAFailure() throws IOException {
+        BounceReport report = BounceClassifier.classify(SESSION, fixture("postfix-delayed.eml"));
+
+        assertThat(report.kind()).as(report.summary()).isEqualTo(BounceReport.Kind.DELAYED);
+        assertThat(report.originalMessageId()).isEqualTo("<fixture-3@mailqueue.test>");
+        assertThat(report.recipients()).singleElement().satisfies(r -> {
+            assertThat(r.action()).isEqualTo(BounceReport.Action.DELAYED);
+            assertThat(r.status()).startsWith("4.");
+            assertThat(r.isPermanent()).isFalse();
+        });
+    }
+
+    @Test
+    void aReportWithOnlyTheReturnedHeadersStillNamesTheMail() throws IOException {
+        BounceReport report = BounceClassifier.classify(SESSION, fixture("postfix-failed-headers-only.eml"));
+
+        assertThat(report.kind()).as(report.summary()).isEqualTo(BounceReport.Kind.FAILED);
+        assertThat(report.originalMessageId()).isEqualTo("<fixture-4@mailqueue.test>");
+    }
+
+    @Test
+    void theSameBytesGiveTheSameKeySoAReReadIsRecognised() throws IOException {
+        byte[] raw = fixture("postfix-failed.eml");
+        assertThat(BounceClassifier.classify(SESSION, raw).key()).isEqualTo(BounceClassifier.classify(SESSION, raw.clone()).key());
+        byte[] noMessageId = ascii(new String(raw, StandardCharsets.US_ASCII).replaceFirst("(?m)^Message-Id: .*\\r?\\n", ""));
+        String key = BounceClassifier.classify(SESSION, noMessageId).key();
+        assertThat(key).startsWith("sha256:").hasSize(7 + 64).isEqualTo(BounceClassifier.classify(SESSION, noMessageId).key());
+    }
+
+    @Test
+    void aComplaintInTheArfLayoutNamesItsRecipient() {
+        BounceReport report = BounceClassifier.classify(SESSION, ascii("""
+                From: <feedback@provider.example>
+                To: <bounces@example.com>
+                Subject: complaint about a message
+                Message-ID: <arf-1@provider.example>
+                MIME-Version: 1.0
+                Content-Type: multipart/report; report-type=feedback-report; boundary="part"
+
+                --part
+                Content-Type: text/plain
+
+                A recipient reported this message as spam.
+                --part
+                Content-Type: message/feedback-report
+
+                Feedback-Type: abuse
+                User-Agent: ProviderFBL/1.0
+                Version: 1
+                Original-Mail-From: <bounces@example.com>
+                Original-Rcpt-To: <Reader@Example.ORG>
+
+                --part
+                Content-Type: text/rfc822-headers
+
+                From: news@example.com
+                To: Reader@Example.ORG
+                Subject: Our news
+                Message-ID: <news-7@mailqueue.test>
+
+                --part--
+                """));
+
+        assertThat(report.kind()).as(report.summary()).isEqualTo(BounceReport.Kind.COMPLAINT);
+        assertThat(report.key()).isEqualTo("<arf-1@provider.example>");
+        assertThat(report.originalMessageId()).isEqualTo("<news-7@mailqueue.test>");
+        assertThat(report.recipients()).singleElement().satisfies(r -> {
+            assertThat(r.address()).isEqualTo("Reader@Example.ORG");
+            assertThat(r.action()).isEqualTo(BounceReport.Action.COMPLAINED);
+            assertThat(r.diagnostic()).isEqualTo("Feedback-Type: abuse");
+        });
+    }
+
+    @Test
+    void anAutoReplyActsOnNobody() {
+        BounceReport report = BounceClassifier.classify(SESSION, ascii("""
+                From: Pat <pat@example.org>
+                To: bounces@example.com
+                Subject: Out of office
+                Auto-Submitted: auto-replied
+                Message-ID: <vacation-1@example.org>
+
+                I am away until Monday; your message about <fixture-1@mailqueue.test> will wait.
+                """));
+
+        assertThat(report.kind()).as(report.summary()).isEqualTo(BounceReport.Kind.UNRECOGNISED);
+        assertThat(report.recipients()).isEmpty();
+        assertThat(report.summary()).contains("not a report");
+    }
+
+    @Test
+    void aReportCutShortAnywhereNeverThrowsAndNeverInventsARecipient() throws IOException {
+        byte[] raw = fixture("postfix-failed-two.eml");
+        for (int length = 0; length < raw.length; length += 37) {
+            BounceReport report = BounceClassifier.classify(SESSION, Arrays.copyOf(raw, length));
+            assertThat(report.key()).isNotBlank();
+            assertThat(report.recipients()).extracting(BounceReport.Recipient::address)
+                    .allMatch(a -> a.equals("a@bounce.test") || a.equals("b@bounce.test"));
+        }
+    }
+
+    @Test
+    void garbageAndEmptyInputAreUnrecognised() {
+        assertThat(BounceClassifier.classify(SESSION, new byte[0]).kind()).isEqualTo(BounceReport.Kind.UNRECOGNISED);
+        byte[] noise = new byte[4096];
+        new java.util.Random(7).nextBytes(noise);
+        assertThat(BounceClassifier.classify(SESSION, noise).kind()).isEqualTo(BounceReport.Kind.UNRECOGNISED);
+        assertThat(BounceClassifier.classify(SESSION, ascii("""
+                Content-Type: multipart/report; report-type=delivery-status; boundary="b"
+
+                --b
+                Content-Type: message/delivery-status
+
+                Reporting-MTA: dns; x
+
+                Final-Recipient: rfc822; not-an-address
+                Action: failed
+                Status: 5.1.1
+                --b--
+                """)).recipients()).isEmpty();
+    }
+
+    @Test
+    void theReplyCodeIsReadFromAnSmtpDiagnosticOnly() {
+        assertThat(new BounceReport.Recipient("a@x", "a@x", BounceReport.Action.FAILED, "5.1.1",
+                "550 5.1.1 <a@x>: Recipient address rejected").replyCode()).isEqualTo(550);
+        assertThat(new BounceReport.Recipient("a@x", "a@x", BounceReport.Action.FAILED, "5.1.1",
+                "mailbox unknown").replyCode()).isNull();
+        assertThat(new BounceReport.Recipient("a@x", "a@x", BounceReport.Action.FAILED, "5.1.1",
+                "5501 odd").replyCode()).isNull();
+    }
+
+    private static byte[] fixture(String name) throws IOException {
+        try (InputStream in = BounceClassifierTest.class.getResourceAsStream(name)) {
+            assertThat(in).as(name).isNotNull();
+            return in.readAllBytes();
+        }
+    }
+
+    private static byte[] ascii(String text) {
+        return text.replace("\n", "\r\n").getBytes(StandardCharsets.US_ASCII);
+    }
+}
