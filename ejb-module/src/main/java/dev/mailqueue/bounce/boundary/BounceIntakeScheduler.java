@@ -1,13 +1,11 @@
 package dev.mailqueue.bounce.boundary;
 
 import dev.mailqueue.mail.boundary.Roles;
+import dev.mailqueue.server.control.SingleExecution;
 import dev.mailqueue.settings.control.QueueSettings;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.security.DeclareRoles;
 import jakarta.annotation.security.RunAs;
-import jakarta.batch.operations.JobOperator;
-import jakarta.batch.runtime.BatchRuntime;
-import jakarta.batch.runtime.BatchStatus;
 import jakarta.ejb.DependsOn;
 import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
@@ -51,7 +49,7 @@ public class BounceIntakeScheduler {
     @Inject
     QueueSettings settings;
 
-    private Long running;
+    private final SingleExecution execution = new SingleExecution(JOB);
 
     @PostConstruct
     void schedule() {
@@ -79,19 +77,11 @@ public class BounceIntakeScheduler {
     @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED) // batch steps manage their own transactions
     void run(Timer timer) {
         try {
-            JobOperator jobs = BatchRuntime.getJobOperator();
-            if (running != null && isActive(jobs.getJobExecution(running).getBatchStatus())) {
-                return;
-            }
             Properties parameters = new Properties();
             parameters.setProperty("chunkSize", Integer.toString(settings.bounceChunkSize()));
-            running = jobs.start(JOB, parameters);
+            execution.startUnlessRunning(parameters);
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "could not start the bounce intake; trying again at the next interval", e);
         }
-    }
-
-    private static boolean isActive(BatchStatus status) {
-        return status == BatchStatus.STARTING || status == BatchStatus.STARTED || status == BatchStatus.STOPPING;
     }
 }

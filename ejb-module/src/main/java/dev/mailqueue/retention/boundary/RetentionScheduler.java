@@ -1,13 +1,11 @@
 package dev.mailqueue.retention.boundary;
 
 import dev.mailqueue.mail.boundary.Roles;
+import dev.mailqueue.server.control.SingleExecution;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
 import jakarta.annotation.security.DeclareRoles;
 import jakarta.annotation.security.RunAs;
-import jakarta.batch.operations.JobOperator;
-import jakarta.batch.runtime.BatchRuntime;
-import jakarta.batch.runtime.BatchStatus;
 import jakarta.ejb.DependsOn;
 import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
@@ -58,7 +56,7 @@ public class RetentionScheduler {
     @Inject
     QueueSettings settings;
 
-    private Long running;
+    private final SingleExecution execution = new SingleExecution(JOB);
 
     @PostConstruct
     void schedule() {
@@ -76,18 +74,11 @@ public class RetentionScheduler {
     @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED) // batch steps manage their own transactions
     void run(Timer timer) {
         try {
-            JobOperator jobs = BatchRuntime.getJobOperator();
-            if (running != null && isActive(jobs.getJobExecution(running).getBatchStatus())) {
-                LOG.info(() -> "mail retention execution " + running + " still runs; skipping this run");
-                return;
+            if (execution.startUnlessRunning(new Properties()) == null) {
+                LOG.info(() -> "mail retention execution " + execution.lastStarted() + " still runs; skipping this run");
             }
-            running = jobs.start(JOB, new Properties());
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "could not start mail retention; trying again at the next scheduled time", e);
         }
-    }
-
-    private static boolean isActive(BatchStatus status) {
-        return status == BatchStatus.STARTING || status == BatchStatus.STARTED || status == BatchStatus.STOPPING;
     }
 }
