@@ -39,6 +39,9 @@ CREATE TABLE suppression (
     detail         VARCHAR(1000),           -- e.g. the DSN's status and diagnostic, or the operator's note
     created_at     TIMESTAMP  NOT NULL,
     CONSTRAINT suppression_pk PRIMARY KEY (address, scope),
-    CONSTRAINT suppression_reason_ck CHECK (reason IN ('HARD_BOUNCE', 'COMPLAINT', 'UNSUBSCRIBE', 'MANUAL'))
+    CONSTRAINT suppression_reason_ck CHECK (reason IN ('HARD_BOUNCE', 'SOFT_BOUNCE', 'COMPLAINT', 'UNSUBSCRIBE', 'MANUAL'))
 );
 CREATE INDEX suppression_created_ix ON suppression (created_at);
+
+-- Soft bounces of one address within a window (mailqueue.bounce.soft-limit): counted by address.
+CREATE INDEX mail_recipient_address_ix ON mail_recipient (address);

@@ -2,6 +2,7 @@ package dev.mailqueue.bounce.control;
 
 import dev.mailqueue.dispatch.control.ServerInstance;
 import dev.mailqueue.queue.control.BounceStore;
+import dev.mailqueue.settings.control.QueueSettings;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
@@ -22,6 +23,9 @@ public class BounceRecorder {
     @Inject
     ServerInstance server;
 
+    @Inject
+    QueueSettings settings;
+
     /**
      * @param report a classified report
      * @return whether it was new
@@ -30,7 +34,7 @@ public class BounceRecorder {
      */
     @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
     public BounceStore.Recorded record(BounceReport report) {
-        return store.record(report, server.name(), Instant.now());
+        return store.record(report, server.name(), Instant.now(), settings.softBounces());
     }
 
     /**

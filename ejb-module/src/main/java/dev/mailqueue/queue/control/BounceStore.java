@@ -62,14 +62,22 @@ public class BounceStore {
     }
 
     /**
+     * As {@link #record(BounceReport, String, Instant, SoftBounceRule)} with soft bounces that never suppress.
+     */
+    public Recorded record(BounceReport report, String server, Instant now) {
+        return record(report, server, now, SoftBounceRule.NEVER);
+    }
+
+    /**
      * @param report a classified report
      * @param server this server's instance name, for the attempt log
      * @param now    when it is recorded
+     * @param soft   when soft bounces (failed with 4.x.x) suppress the address
      * @return whether it was new
      * @throws StoreException when the database fails, or another server recorded the same report at the
      *                        same moment (its key's primary key): the caller's transaction should roll back
      */
-    public Recorded record(BounceReport report, String server, Instant now) {
+    public Recorded record(BounceReport report, String server, Instant now, SoftBounceRule soft) {
         try (Connection c = tables.connect()) {
             if (isRecorded(c, report.key())) {
                 return Recorded.ALREADY_RECORDED;
@@ -80,7 +88,7 @@ public class BounceStore {
                 Mail mail = mail(c, report.originalMessageId());
                 if (mail != null) {
                     mailId = mail.id;
-                    acted = act(c, mail, report, server, now);
+                    acted = act(c, mail, report, server, now, soft);
                 }
             }
             try (PreparedStatement s = c.prepareStatement("INSERT INTO BOUNCE_REPORT (REPORT_KEY, RECEIVED_AT, KIND,"
@@ -125,7 +133,8 @@ public class BounceStore {
     }
 
     /** @return recipients changed */
-    private int act(Connection c, Mail mail, BounceReport report, String server, Instant now) throws SQLException {
+    private int act(Connection c, Mail mail, BounceReport report, String server, Instant now, SoftBounceRule soft)
+            throws SQLException {
         Dialect d = tables.dialect(c);
         List<AttemptLog.Row> attempts = new ArrayList<>();
         int acted = 0;
@@ -160,16 +169,36 @@ public class BounceStore {
             } else if (r.isPermanent()) {
                 suppressions.add(c, address, SuppressionStore.ALL, SuppressionStore.Reason.HARD_BOUNCE, mail.id,
                         r.status() + (r.diagnostic() == null ? "" : " " + r.diagnostic()), now);
+            } else if (soft.limit() > 0) {
+                long bounces = softBounces(c, address, now.minus(soft.window()));
+                if (bounces >= soft.limit()) {
+                    suppressions.add(c, address, SuppressionStore.ALL, SuppressionStore.Reason.SOFT_BOUNCE, mail.id,
+                            bounces + " soft bounces within " + soft.window().toDays() + " days, the last " + r.status()
+                                    + (r.diagnostic() == null ? "" : " " + r.diagnostic()), now);
+                }
             }
         }
         AttemptLog.insert(c, d, attempts);
         return acted;
     }
 
+    /** @return the address's recipient outcomes of soft bounces (BOUNCED with a 4.x.x status) since {@code since} */
+    private static long softBounces(Connection c, String address, Instant since) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("SELECT COUNT(*) FROM MAIL_RECIPIENT WHERE ADDRESS = ?"
+                + " AND STATUS = 'BOUNCED' AND ENHANCED_STATUS LIKE '4.%' AND UPDATED_AT >= ?")) {
+            s.setString(1, address);
+            SqlTime.set(s, 2, since);
+            try (ResultSet r = s.executeQuery()) {
+                r.next();
+                return r.getLong(1);
+            }
+        }
+    }
+
     private static String error(AttemptOutcome outcome, String address, BounceReport.Recipient r) {
         return switch (outcome) {
             case BOUNCED -> "bounced after the server accepted it: " + address + " " + r.status()
-                    + (r.isPermanent() ? " (permanent; address suppressed)" : " (the server gave up)");
+                    + (r.isPermanent() ? " (permanent; address suppressed)" : " (a server gave up: a soft bounce)");
             case DELAYED -> "delayed at a later server: " + address + " " + r.status();
             default -> "complaint by " + address + " (" + r.diagnostic() + "); address suppressed";
         };

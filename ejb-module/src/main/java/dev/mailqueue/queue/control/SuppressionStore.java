@@ -31,6 +31,8 @@ public class SuppressionStore {
     public enum Reason {
         /** A Delivery Status Notification said the address does not work (5.x.x). */
         HARD_BOUNCE,
+        /** Servers gave up on it (failed with 4.x.x) too often within a while: {@link SoftBounceRule}. */
+        SOFT_BOUNCE,
         /** Its owner reported a mail as spam (ARF complaint). */
         COMPLAINT,
         /** Its owner unsubscribed from a list. */

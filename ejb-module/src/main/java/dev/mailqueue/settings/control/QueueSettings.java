@@ -2,6 +2,7 @@ package dev.mailqueue.settings.control;
 
 import dev.mailqueue.queue.control.InDoubtPolicy;
 import dev.mailqueue.queue.control.RetryPolicy;
+import dev.mailqueue.queue.control.SoftBounceRule;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.config.Config;
@@ -39,6 +40,7 @@ public class QueueSettings {
     private long bounceIntervalMillis;
     private String bounceFolder;
     private int bounceChunkSize;
+    private SoftBounceRule softBounces;
     private String instance;
 
     @PostConstruct
@@ -84,6 +86,8 @@ public class QueueSettings {
         bounceIntervalMillis = r.longIn("mailqueue.bounce.interval.ms", 1000, Long.MAX_VALUE);
         bounceFolder = r.text("mailqueue.bounce.folder");
         bounceChunkSize = (int) r.longIn("mailqueue.bounce.chunk-size", 1, 1000);
+        softBounces = new SoftBounceRule((int) r.longIn("mailqueue.bounce.soft-limit", 0, 1000),
+                Duration.ofDays(r.longIn("mailqueue.bounce.soft-window.days", 1, 365)));
         String named = config.apply("mailqueue.instance");
         instance = named == null || named.isBlank() ? "mailqueue" : named.strip();
     }
@@ -204,6 +208,11 @@ public class QueueSettings {
     /** @return reports the bounce intake records per chunk, 1 to 1,000 (default 20) */
     public int bounceChunkSize() {
         return bounceChunkSize;
+    }
+
+    /** @return when soft bounces suppress an address (default: the 3rd within 7 days) */
+    public SoftBounceRule softBounces() {
+        return softBounces;
     }
 
     /**

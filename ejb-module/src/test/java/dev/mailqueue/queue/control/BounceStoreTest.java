@@ -90,6 +90,26 @@ class BounceStoreTest {
     }
 
     @Test
+    void softBouncesSuppressOnlyWhenEnoughFallWithinTheWindow() {
+        SoftBounceRule twoInAWeek = new SoftBounceRule(2, java.time.Duration.ofDays(7));
+        Enqueued old = enqueue(List.of("full@example.org"));
+        db.inTransaction(() -> cut.record(failed("<soft-1@mta.test>", messageId(old.id()), "full@example.org", "4.2.2"),
+                "test/server", NOW.minus(java.time.Duration.ofDays(10)), twoInAWeek));
+        Enqueued recent = enqueue(List.of("full@example.org"));
+        db.inTransaction(() -> cut.record(failed("<soft-2@mta.test>", messageId(recent.id()), "full@example.org", "4.2.2"),
+                "test/server", NOW, twoInAWeek));
+        assertThat(suppressions.suppressing("full@example.org", null)).as("the first bounce was 10 days ago").isNull();
+
+        Enqueued next = enqueue(List.of("full@example.org"));
+        db.inTransaction(() -> cut.record(failed("<soft-3@mta.test>", messageId(next.id()), "full@example.org", "4.4.7"),
+                "test/server", NOW.plusSeconds(3600), twoInAWeek));
+        SuppressionStore.Entry entry = suppressions.suppressing("full@example.org", null);
+        assertThat(entry).isNotNull();
+        assertThat(entry.reason()).isEqualTo(SuppressionStore.Reason.SOFT_BOUNCE);
+        assertThat(entry.detail()).startsWith("2 soft bounces within 7 days");
+    }
+
+    @Test
     void aReportAboutAnAddressTheMailNeverHadActsOnNobody() {
         Enqueued sent = enqueue(List.of("pat@example.org"));
 
