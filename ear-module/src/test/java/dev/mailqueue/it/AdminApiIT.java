@@ -166,7 +166,8 @@ class AdminApiIT extends QueueServerIT {
                 "/api/admin/statistics").body());
         @SuppressWarnings("unchecked")
         Map<String, Object> counts = (Map<String, Object>) stats.get("countsByStatus");
-        assertThat(counts).containsOnlyKeys("QUEUED", "SENDING", "SENT", "FAILED", "CANCELLED", "EXPIRED", "HELD");
+        assertThat(counts).containsOnlyKeys("QUEUED", "SENDING", "SENT", "FAILED", "CANCELLED", "EXPIRED", "HELD",
+                "SUPPRESSED");
         assertThat(((Number) counts.get("QUEUED")).longValue()).isGreaterThanOrEqualTo(2);
         assertThat(((Number) stats.get("oldestQueuedSeconds")).longValue()).isGreaterThanOrEqualTo(0);
         assertThat((List<?>) stats.get("accounts")).as("per SMTP account, the default one among them")

@@ -65,7 +65,7 @@ class OperationsIT extends QueueServerIT {
             HttpResponse<String> metrics = QueueApi.getAs(TestUser.ADMIN, QueueApi.HTTPS_BASE, "/metrics?scope=application");
             assertThat(metrics.statusCode()).as(metrics.body()).isEqualTo(200);
             String text = metrics.body();
-            for (String status : List.of("QUEUED", "SENDING", "SENT", "FAILED", "CANCELLED", "EXPIRED", "HELD")) {
+            for (String status : List.of("QUEUED", "SENDING", "SENT", "FAILED", "CANCELLED", "EXPIRED", "HELD", "SUPPRESSED")) {
                 assertThat(text).containsPattern("mailqueue_queue_depth\\{[^}]*status=\"" + status + "\"");
             }
             assertThat(value(text, "mailqueue_queue_depth\\{[^}]*status=\"SENT\"[^}]*\\}")).isGreaterThanOrEqualTo(1);
