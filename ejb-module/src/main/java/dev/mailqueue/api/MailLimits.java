@@ -76,6 +76,12 @@ public final class MailLimits {
     public static final String ACCOUNT_NAME = "[A-Za-z0-9_-]{1,64}";
 
     /**
+     * A mailing list's name for one-click unsubscribe and its suppression scope: 1 to 64 of
+     * A-Z a-z 0-9 . _ - (the width of SUPPRESSION.SCOPE; {@code *}, the scope of all mail, is not one).
+     */
+    public static final String LIST_NAME = "[A-Za-z0-9._-]{1,64}";
+
+    /**
      * @param instant an instant, not null
      * @return whether it lies from {@link #EARLIEST_INSTANT} to {@link #LATEST_INSTANT}, both included
      */

@@ -78,6 +78,9 @@ public class MailRequest implements Serializable {
     @Pattern(regexp = MailLimits.ACCOUNT_NAME, message = "is not an account name (A-Z a-z 0-9 _ -, 1 to 64 characters)")
     private String account;
 
+    @Pattern(regexp = MailLimits.LIST_NAME, message = "is not a list name (A-Z a-z 0-9 . _ -, 1 to 64 characters)")
+    private String unsubscribeList;
+
     /** An empty request; JSON-B and Java callers fill it through the setters or the fluent methods. */
     public MailRequest() {
     }
@@ -258,6 +261,33 @@ public class MailRequest implements Serializable {
 
     public void setAccount(String account) {
         this.account = account;
+    }
+
+    /**
+     * @return the mailing list the mail belongs to, for one-click unsubscribe (RFC 8058), or null for
+     *         none. When set, the queue adds {@code List-Unsubscribe: <url>} and
+     *         {@code List-Unsubscribe-Post: List-Unsubscribe=One-Click} (RFC 2369, RFC 8058), the URL
+     *         carrying a signed token for the recipient and this list; a POST to it puts the recipient on
+     *         the suppression list for this list only, and later mails of the list to that address are
+     *         {@link MailStatus#SUPPRESSED}. A list name matches {@link MailLimits#LIST_NAME}. The mail must
+     *         have exactly one recipient, or be sent {@link #isPerRecipient() per recipient}, since each
+     *         recipient needs a link of their own; it may not set List-Unsubscribe or List-Unsubscribe-Post
+     *         in {@link #getHeaders()}; and the server must have one-click unsubscribe configured
+     *         ({@code mailqueue.unsubscribe.url} and {@code mailqueue.unsubscribe.secret}). A recipient already
+     *         unsubscribed from this list is recorded as suppressed, not sent to.
+     */
+    public String getUnsubscribeList() {
+        return unsubscribeList;
+    }
+
+    public void setUnsubscribeList(String unsubscribeList) {
+        this.unsubscribeList = unsubscribeList;
+    }
+
+    /** Fluent form of {@link #setUnsubscribeList(String)}. @return this request */
+    public MailRequest unsubscribeList(String list) {
+        this.unsubscribeList = list;
+        return this;
     }
 
     /** Fluent form of {@link #setAccount(String)}. @return this request */

@@ -47,6 +47,13 @@ public final class TestMails {
                 m.enqueuedBy(), m.attachments(), m.headers());
     }
 
+    /** @return the mail as one of a list, for one-click unsubscribe */
+    public static NewMail inList(NewMail m, String list) {
+        return new NewMail(m.messageId(), m.priority(), m.createdAt(), m.notBefore(), m.attempts(), m.expiresAt(), m.from(),
+                m.fromName(), m.replyTo(), m.to(), m.cc(), m.bcc(), m.subject(), m.text(), m.html(), m.account(),
+                m.enqueuedBy(), m.attachments(), m.headers(), list);
+    }
+
     /** @return the mail with this many attempts and this expiry */
     public static NewMail attempts(NewMail m, int attempts, Instant expiresAt) {
         return new NewMail(m.messageId(), m.priority(), m.createdAt(), m.notBefore(), attempts, expiresAt, m.from(),

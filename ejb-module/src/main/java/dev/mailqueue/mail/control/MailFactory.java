@@ -7,6 +7,7 @@ import dev.mailqueue.api.MailRequest;
 import dev.mailqueue.queue.control.MailGroup;
 import dev.mailqueue.queue.control.NewMail;
 import dev.mailqueue.settings.control.QueueSettings;
+import dev.mailqueue.unsubscribe.control.UnsubscribeLinks;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -15,7 +16,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -41,6 +41,9 @@ public class MailFactory {
 
     @Inject
     QueueSettings settings;
+
+    @Inject
+    UnsubscribeLinks unsubscribeLinks;
 
     /**
      * @param request     a request that passed {@link MailRequestValidator}
@@ -75,7 +78,7 @@ public class MailFactory {
                 expiry(request.getExpiresAt(), now), request.getFrom(), blankToNull(request.getFromName()),
                 blankToNull(request.getReplyTo()), to, cc, bcc, request.getSubject(), request.getText(),
                 request.getHtml(), accounts.route(request.getAccount(), request.getFrom()).name(), enqueuedBy,
-                attachments(request.getAttachments()), headers(request.getHeaders()));
+                attachments(request.getAttachments()), headers(request, to, cc, bcc), request.getUnsubscribeList());
     }
 
     /** @return the attempts a mail is queued (or requeued) with: {@code mailqueue.delivery.max-attempts} */
@@ -128,10 +131,18 @@ public class MailFactory {
         return result;
     }
 
-    private static List<NewMail.Header> headers(Map<String, String> headers) {
+    /**
+     * @return the caller's header fields, then, for a mail of a list, the one-click unsubscribe fields with
+     *         the link of its one recipient
+     */
+    private List<NewMail.Header> headers(MailRequest request, List<String> to, List<String> cc, List<String> bcc) {
         List<NewMail.Header> result = new ArrayList<>();
-        if (headers != null) {
-            headers.forEach((name, value) -> result.add(new NewMail.Header(name, value)));
+        if (request.getHeaders() != null) {
+            request.getHeaders().forEach((name, value) -> result.add(new NewMail.Header(name, value)));
+        }
+        if (request.getUnsubscribeList() != null) {
+            String recipient = !to.isEmpty() ? to.get(0) : !cc.isEmpty() ? cc.get(0) : bcc.get(0);
+            result.addAll(unsubscribeLinks.headers(request.getUnsubscribeList(), recipient));
         }
         return result;
     }

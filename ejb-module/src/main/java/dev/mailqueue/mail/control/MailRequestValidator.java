@@ -5,6 +5,7 @@ import dev.mailqueue.api.FieldError;
 import dev.mailqueue.api.InvalidMailException;
 import dev.mailqueue.api.MailLimits;
 import dev.mailqueue.api.MailRequest;
+import dev.mailqueue.unsubscribe.control.UnsubscribeLinks;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.validation.ConstraintViolation;
@@ -42,6 +43,9 @@ public class MailRequestValidator {
     Accounts accounts;
 
     @Inject
+    UnsubscribeLinks unsubscribeLinks;
+
+    @Inject
     MailFactory factory; // the expiry a mail will get, for the delivery window
 
     /**
@@ -65,6 +69,9 @@ public class MailRequestValidator {
         if (noError(errors, "notBefore") && noError(errors, "expiresAt")) {
             checkDeliveryWindow(request, errors);
         }
+        if (request.getUnsubscribeList() != null && noError(errors, "unsubscribeList")) {
+            checkUnsubscribe(request, errors);
+        }
         if (!errors.isEmpty()) {
             errors.sort(Comparator.comparing(FieldError::getField).thenComparing(FieldError::getMessage));
             throw new InvalidMailException(errors);
@@ -86,6 +93,31 @@ public class MailRequestValidator {
             errors.add(new FieldError("notBefore", "must be before the mail expires at " + expiry
                     + " (the earlier of its expiresAt and now plus the queue's maximum lifetime,"
                     + " mailqueue.delivery.max-lifetime.ms): a mail due later could never be sent"));
+        }
+    }
+
+    /**
+     * One-click unsubscribe needs the server's settings, one link per recipient (so one recipient, or a
+     * copy per recipient), and the two header fields to itself.
+     */
+    private void checkUnsubscribe(MailRequest request, List<FieldError> errors) {
+        if (!unsubscribeLinks.enabled()) {
+            errors.add(new FieldError("unsubscribeList", "one-click unsubscribe is not configured on this server ("
+                    + UnsubscribeLinks.URL + ", " + UnsubscribeLinks.SECRET + ")"));
+            return;
+        }
+        int recipients = MailFactory.distinct(request.getTo(), request.getCc(), request.getBcc()).stream()
+                .mapToInt(List::size).sum();
+        if (recipients > 1 && !request.isPerRecipient()) {
+            errors.add(new FieldError("unsubscribeList", "needs exactly one recipient, or perRecipient: true:"
+                    + " each recipient gets an unsubscribe link of their own"));
+        }
+        if (request.getHeaders() != null) {
+            for (String name : request.getHeaders().keySet()) {
+                if (name != null && (name.equalsIgnoreCase("List-Unsubscribe") || name.equalsIgnoreCase("List-Unsubscribe-Post"))) {
+                    errors.add(new FieldError("headers." + name, "is written by the queue when unsubscribeList is set"));
+                }
+            }
         }
     }
 

@@ -61,6 +61,9 @@ public final class RequestFingerprint {
             text(digest, name);
             text(digest, value);
         });
+        if (request.getUnsubscribeList() != null) { // last and only when set: digests stored before it stay valid
+            text(digest, request.getUnsubscribeList());
+        }
         return HexFormat.of().formatHex(digest.digest());
     }
 

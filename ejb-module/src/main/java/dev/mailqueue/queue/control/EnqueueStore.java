@@ -13,6 +13,7 @@ import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.Optional;
 
@@ -68,7 +69,7 @@ public class EnqueueStore {
         int total = groups.stream().mapToInt(g -> g.mails().size()).sum();
         try (Connection c = tables.connect()) {
             Dialect d = tables.dialect(c);
-            Set<String> suppressed = Suppressed.among(c, groups);
+            Map<String, Set<String>> suppressed = Suppressed.among(c, groups);
             long[] ids = d.mailIds().next(c, d.kind(), total);
             List<List<Enqueued>> result = new ArrayList<>(groups.size());
             boolean anyParts = false;

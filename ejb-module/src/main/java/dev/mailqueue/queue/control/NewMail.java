@@ -25,12 +25,24 @@ import java.util.List;
  * @param account     the SMTP account it is routed to
  * @param enqueuedBy  the user that enqueued it
  * @param attachments files, in order
- * @param headers     custom header fields, in order
+ * @param headers     custom header fields, in order (with one-click unsubscribe, its two fields last)
+ * @param unsubscribeList the list the mail belongs to for one-click unsubscribe, or null: a recipient on the
+ *                    suppression list for this list is suppressed as one on it for all mail
  */
 public record NewMail(String messageId, int priority, Instant createdAt, Instant notBefore, int attempts,
                       Instant expiresAt, String from, String fromName, String replyTo, List<String> to,
                       List<String> cc, List<String> bcc, String subject, String text, String html, String account,
-                      String enqueuedBy, List<Attachment> attachments, List<Header> headers) {
+                      String enqueuedBy, List<Attachment> attachments, List<Header> headers,
+                      String unsubscribeList) {
+
+    /** A mail of no list: {@code unsubscribeList} null. */
+    public NewMail(String messageId, int priority, Instant createdAt, Instant notBefore, int attempts,
+                   Instant expiresAt, String from, String fromName, String replyTo, List<String> to,
+                   List<String> cc, List<String> bcc, String subject, String text, String html, String account,
+                   String enqueuedBy, List<Attachment> attachments, List<Header> headers) {
+        this(messageId, priority, createdAt, notBefore, attempts, expiresAt, from, fromName, replyTo, to, cc, bcc,
+                subject, text, html, account, enqueuedBy, attachments, headers, null);
+    }
 
     /**
      * A file of a mail.

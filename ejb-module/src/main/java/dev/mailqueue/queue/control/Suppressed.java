@@ -5,14 +5,17 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
- * Which recipients of mails about to be enqueued are on the suppression list for all mail: one query per
- * enqueue (per 500 distinct addresses), on the list's primary key, in the enqueue's transaction.
+ * Which recipients of mails about to be enqueued are on the suppression list, for all mail or for the
+ * mail's own list ({@link NewMail#unsubscribeList()}): one query per enqueue (per 500 distinct
+ * addresses), on the list's primary key, in the enqueue's transaction.
  */
 final class Suppressed {
 
@@ -24,9 +27,9 @@ final class Suppressed {
 
     /**
      * @return the addresses (normalised as {@link SuppressionStore#normalise}) among the mails' recipients
-     *         that are suppressed for all mail
+     *         that are on the suppression list, each with the scopes it is suppressed in
      */
-    static Set<String> among(Connection c, List<MailGroup> groups) throws SQLException {
+    static Map<String, Set<String>> among(Connection c, List<MailGroup> groups) throws SQLException {
         Set<String> addresses = new LinkedHashSet<>();
         for (MailGroup group : groups) {
             for (NewMail mail : group.mails()) {
@@ -35,18 +38,18 @@ final class Suppressed {
                 }
             }
         }
-        Set<String> suppressed = new HashSet<>();
+        Map<String, Set<String>> suppressed = new HashMap<>();
         List<String> all = new ArrayList<>(addresses);
         for (int from = 0; from < all.size(); from += IN_LIST) {
             List<String> part = all.subList(from, Math.min(all.size(), from + IN_LIST));
-            try (PreparedStatement s = c.prepareStatement("SELECT ADDRESS FROM SUPPRESSION WHERE SCOPE = '"
-                    + SuppressionStore.ALL + "' AND ADDRESS IN (" + Sql.marks(part.size()) + ")")) {
+            try (PreparedStatement s = c.prepareStatement("SELECT ADDRESS, SCOPE FROM SUPPRESSION WHERE ADDRESS IN ("
+                    + Sql.marks(part.size()) + ")")) {
                 for (int i = 0; i < part.size(); i++) {
                     s.setString(i + 1, part.get(i));
                 }
                 try (ResultSet r = s.executeQuery()) {
                     while (r.next()) {
-                        suppressed.add(r.getString(1));
+                        suppressed.computeIfAbsent(r.getString(1), a -> new HashSet<>()).add(r.getString(2));
                     }
                 }
             }
@@ -54,15 +57,20 @@ final class Suppressed {
         return suppressed;
     }
 
-    /** @return the mail's recipients, as given, that are in {@code suppressed} */
-    static List<String> recipients(NewMail mail, Set<String> suppressed) {
+    /**
+     * @param suppressed what {@link #among} found
+     * @return the mail's recipients, as given, that are suppressed for all mail or for the mail's list
+     */
+    static List<String> recipients(NewMail mail, Map<String, Set<String>> suppressed) {
         if (suppressed.isEmpty()) {
             return List.of();
         }
         List<String> result = new ArrayList<>();
         for (List<String> list : List.of(mail.to(), mail.cc(), mail.bcc())) {
             for (String address : list) {
-                if (suppressed.contains(SuppressionStore.normalise(address))) {
+                Set<String> scopes = suppressed.get(SuppressionStore.normalise(address));
+                if (scopes != null && (scopes.contains(SuppressionStore.ALL)
+                        || mail.unsubscribeList() != null && scopes.contains(mail.unsubscribeList()))) {
                     result.add(address);
                 }
             }

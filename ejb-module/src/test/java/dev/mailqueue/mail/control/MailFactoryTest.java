@@ -5,6 +5,7 @@ import dev.mailqueue.account.control.Accounts;
 import dev.mailqueue.api.MailRequest;
 import dev.mailqueue.queue.control.MailGroup;
 import dev.mailqueue.queue.control.NewMail;
+import dev.mailqueue.unsubscribe.control.UnsubscribeLinks;
 import dev.mailqueue.settings.control.QueueSettingsTest;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -12,12 +13,15 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** How a validated request becomes mails to queue: defaults, due time, attempts, copies, distinct recipients. */
 class MailFactoryTest {
+
+    static final String SECRET = "a secret of at least thirty-two characters";
 
     static final Instant NOW = Instant.parse("2030-03-14T09:26:53Z");
 
@@ -35,6 +39,8 @@ class MailFactoryTest {
         f.settings = QueueSettingsTest.defaults("mailqueue.delivery.max-attempts", maxAttempts,
                 "mailqueue.delivery.max-lifetime.ms", maxLifetime);
         f.accounts = Accounts.of(AccountSettings.parse(name -> Optional.empty()));
+        f.unsubscribeLinks = UnsubscribeLinks.of(Map.of(UnsubscribeLinks.URL, "https://mail.shop.example/api/unsubscribe",
+                UnsubscribeLinks.SECRET, SECRET)::get);
         return f;
     }
 
@@ -138,5 +144,20 @@ class MailFactoryTest {
             assertThat(copy.bcc()).isEmpty();
         });
         assertThat(copies.mails()).extracting(NewMail::messageId).doesNotHaveDuplicates();
+    }
+
+    @Test
+    void aMailOfAListCarriesTheUnsubscribeFieldsWithItsRecipientsOwnLinkAfterTheCallersFields() {
+        MailGroup copies = cut.create(new MailRequest().from("news@example.com").to("a@example.com").bcc("b@example.com")
+                .header("X-Campaign", "spring").subject("s").text("t").perRecipient(true).unsubscribeList("news"),
+                NOW, "tester", null, null);
+
+        assertThat(copies.mails()).extracting(NewMail::unsubscribeList).containsExactly("news", "news");
+        assertThat(copies.mails()).allSatisfy(copy -> assertThat(copy.headers()).extracting(NewMail.Header::name)
+                .containsExactly("X-Campaign", "List-Unsubscribe", "List-Unsubscribe-Post"));
+        assertThat(copies.mails()).extracting(copy -> copy.headers().get(1).value()).containsExactly(
+                "<" + cut.unsubscribeLinks.link("news", "a@example.com") + ">",
+                "<" + cut.unsubscribeLinks.link("news", "b@example.com") + ">");
+        assertThat(one(request()).unsubscribeList()).as("no list").isNull();
     }
 }

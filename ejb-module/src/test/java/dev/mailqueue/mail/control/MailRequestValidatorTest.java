@@ -5,6 +5,7 @@ import dev.mailqueue.account.control.Accounts;
 import dev.mailqueue.api.FieldError;
 import dev.mailqueue.api.InvalidMailException;
 import dev.mailqueue.api.MailRequest;
+import dev.mailqueue.unsubscribe.control.UnsubscribeLinks;
 import jakarta.validation.Validation;
 import jakarta.validation.ValidatorFactory;
 import org.junit.jupiter.api.AfterAll;
@@ -54,6 +55,7 @@ class MailRequestValidatorTest {
         cut.accounts = Accounts.of(AccountSettings.parse(
                 name -> Optional.ofNullable(Map.of("mailqueue.accounts", "mailqueue,bulk").get(name))));
         cut.factory = MailFactoryTest.factory("100", "432000000"); // the defaults: 5 days
+        cut.unsubscribeLinks = cut.factory.unsubscribeLinks;
     }
 
     static MailRequest good() {
@@ -87,6 +89,54 @@ class MailRequestValidatorTest {
         assertThat(errors(good().account("marketing"))).singleElement().satisfies(error -> {
             assertThat(error.getField()).isEqualTo("account");
             assertThat(error.getMessage()).contains("not an SMTP account").doesNotContain("mailqueue", "bulk");
+        });
+    }
+
+    @Test
+    void aMailOfAListToOneRecipientOrOneCopyEachPasses() {
+        assertThatCode(() -> cut.check(new MailRequest().from("news@example.com").to("reader@example.org")
+                .subject("Issue 7").text("News.").unsubscribeList("news"))).doesNotThrowAnyException();
+        assertThatCode(() -> cut.check(good().unsubscribeList("news").perRecipient(true))).doesNotThrowAnyException();
+        assertThatCode(() -> cut.check(new MailRequest().from("news@example.com").to("reader@example.org")
+                .cc("Reader@example.org").text("the same recipient twice is one").unsubscribeList("news")))
+                .doesNotThrowAnyException();
+    }
+
+    @Test
+    void aMailOfAListToSeveralRecipientsIsRefusedSinceEachNeedsItsOwnLink() {
+        assertThat(errors(good().unsubscribeList("news"))).singleElement().satisfies(error -> {
+            assertThat(error.getField()).isEqualTo("unsubscribeList");
+            assertThat(error.getMessage()).contains("exactly one recipient", "perRecipient");
+        });
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "*", "news letter", "news\n", "n\u00fcws", "l23456789012345678901234567890123456789012345678901234567890123456"})
+    void aListThatIsNoListNameIsRefused(String list) {
+        assertThat(errors(good().perRecipient(true).unsubscribeList(list))).singleElement().satisfies(error -> {
+            assertThat(error.getField()).isEqualTo("unsubscribeList");
+            assertThat(error.getMessage()).contains("is not a list name");
+        });
+    }
+
+    @Test
+    void aListMailMayNotWriteTheUnsubscribeFieldsItself() {
+        assertThat(errors(good().perRecipient(true).unsubscribeList("news")
+                .header("list-unsubscribe", "<mailto:off@example.com>")
+                .header("List-Unsubscribe-Post", "List-Unsubscribe=One-Click")))
+                .extracting(FieldError::getField)
+                .containsExactly("headers.List-Unsubscribe-Post", "headers.list-unsubscribe");
+        assertThatCode(() -> cut.check(good().header("List-Unsubscribe", "<mailto:off@example.com>")))
+                .as("without unsubscribeList the caller's own field is fine").doesNotThrowAnyException();
+    }
+
+    @Test
+    void aListMailIsRefusedWhereOneClickUnsubscribeIsNotConfigured() {
+        cut.unsubscribeLinks = UnsubscribeLinks.of(name -> null);
+
+        assertThat(errors(good().perRecipient(true).unsubscribeList("news"))).singleElement().satisfies(error -> {
+            assertThat(error.getField()).isEqualTo("unsubscribeList");
+            assertThat(error.getMessage()).contains("not configured", "mailqueue.unsubscribe.url");
         });
     }
 

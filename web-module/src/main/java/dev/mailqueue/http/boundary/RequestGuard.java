@@ -43,7 +43,9 @@ import java.util.logging.Logger;
  *       forgery guard: a body must be {@code application/json} (415 otherwise, 400 for a
  *       Content-Type that does not parse), which a web page cannot send to another site without
  *       that site's CORS consent, and {@link OriginCheck} on {@code Origin} and
- *       {@code Sec-Fetch-Site} (403);</li>
+ *       {@code Sec-Fetch-Site} (403); not for the one-click unsubscribe links
+ *       ({@value #UNSUBSCRIBE_PATH}), which a mailbox provider posts with a form body from its own
+ *       servers, and which the signed token in the path authorises;</li>
  *   <li>the memory bound: a body is read and worked on only with a share of
  *       {@code mailqueue.http.max-inflight-bytes} (default 32 MiB: two of the largest requests at a
  *       time) that fits its Content-Length (a chunked body counts as the body limit); a request waits
@@ -58,6 +60,13 @@ public class RequestGuard extends HttpFilter {
     private static final long serialVersionUID = 1L;
 
     private static final Logger LOG = Logger.getLogger(RequestGuard.class.getName());
+
+    /**
+     * The one-click unsubscribe links (RFC 8058): posted by mailbox providers from their own servers, with
+     * a form body and no Origin of ours, and authorised by the signed token alone, so exempt from the
+     * cross-site guard; framing, size and memory limits apply as everywhere.
+     */
+    static final String UNSUBSCRIBE_PATH = "/api/unsubscribe/";
 
     /** The console's policy: its own files only, no framing, no plugins, no forms posting elsewhere. */
     static final String CONSOLE_POLICY = "default-src 'self'; frame-ancestors 'none'; base-uri 'none';"
@@ -126,7 +135,8 @@ public class RequestGuard extends HttpFilter {
             tooLarge(response);
             return;
         }
-        if (!OriginCheck.SAFE_METHODS.contains(request.getMethod())) {
+        boolean unsubscribe = request.getRequestURI().startsWith(request.getContextPath() + UNSUBSCRIBE_PATH);
+        if (!OriginCheck.SAFE_METHODS.contains(request.getMethod()) && !unsubscribe) {
             Optional<String> crossSite = origins.refusal(request.getMethod(), request.getHeader("Origin"),
                     request.getHeader("Sec-Fetch-Site"), ownOrigin(request));
             if (crossSite.isPresent()) {

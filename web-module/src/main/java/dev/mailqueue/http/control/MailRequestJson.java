@@ -19,7 +19,8 @@ import java.util.Set;
  * ({@link JsonFields}): strings from strings, {@code priority} a whole number from 0 to 9,
  * {@code perRecipient} a boolean, {@code to}/{@code cc}/{@code bcc} arrays of strings,
  * {@code notBefore}/{@code expiresAt} ISO-8601 instants, {@code headers} an object of strings,
- * {@code attachments} an array of {@code {filename, contentType, content}} with base64 content; no
+ * {@code attachments} an array of {@code {filename, contentType, content}} with base64 content,
+ * {@code account} and {@code unsubscribeList} strings; no
  * other member. The queue's own rules (addresses, lengths, characters, dates) come after, in the
  * queue; this is only about the shape.
  */
@@ -27,7 +28,8 @@ public final class MailRequestJson {
 
     /** The members of a mail. */
     static final Set<String> MAIL_FIELDS = Set.of("from", "fromName", "replyTo", "to", "cc", "bcc", "subject", "text",
-            "html", "priority", "notBefore", "expiresAt", "perRecipient", "attachments", "headers", "account");
+            "html", "priority", "notBefore", "expiresAt", "perRecipient", "attachments", "headers", "account",
+            "unsubscribeList");
 
     /** The members of an attachment. */
     static final Set<String> ATTACHMENT_FIELDS = Set.of("filename", "contentType", "content");
@@ -90,6 +92,7 @@ public final class MailRequestJson {
         Boolean perRecipient = in.bool("perRecipient");
         mail.setPerRecipient(perRecipient != null && perRecipient);
         mail.setAccount(in.string("account"));
+        mail.setUnsubscribeList(in.string("unsubscribeList"));
         var headers = in.stringMap("headers");
         if (headers != null) {
             mail.setHeaders(headers);

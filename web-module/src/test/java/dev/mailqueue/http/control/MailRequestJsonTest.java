@@ -22,7 +22,7 @@ class MailRequestJsonTest {
     static final String GOOD = "{\"from\":\"alice@shop.example\",\"fromName\":\"Alice\",\"replyTo\":\"r@shop.example\","
             + "\"to\":[\"bob@to.example\"],\"cc\":[\"c@to.example\"],\"bcc\":[],\"subject\":\"Hi\",\"text\":\"t\","
             + "\"html\":\"<p>h</p>\",\"priority\":7,\"notBefore\":\"2030-01-01T00:00:00Z\","
-            + "\"expiresAt\":\"2030-01-02T00:00:00+01:00\",\"perRecipient\":true,\"account\":\"bulk\","
+            + "\"expiresAt\":\"2030-01-02T00:00:00+01:00\",\"perRecipient\":true,\"account\":\"bulk\",\"unsubscribeList\":\"spring-offers\","
             + "\"headers\":{\"X-Campaign\":\"spring\",\"List-Id\":\"<l.shop.example>\"},"
             + "\"attachments\":[{\"filename\":\"a.txt\",\"contentType\":\"text/plain\",\"content\":\"YWI=\"}]}";
 
@@ -45,6 +45,7 @@ class MailRequestJsonTest {
         assertThat(mail.getExpiresAt()).isEqualTo(Instant.parse("2030-01-01T23:00:00Z"));
         assertThat(mail.isPerRecipient()).isTrue();
         assertThat(mail.getAccount()).isEqualTo("bulk");
+        assertThat(mail.getUnsubscribeList()).isEqualTo("spring-offers");
         assertThat(mail.getHeaders()).containsExactly(java.util.Map.entry("X-Campaign", "spring"),
                 java.util.Map.entry("List-Id", "<l.shop.example>"));
         assertThat(mail.getAttachments()).singleElement().satisfies(a -> {
