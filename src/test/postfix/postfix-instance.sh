@@ -14,7 +14,8 @@
 #   *@delay.test   accepted, then deferred forever -> Postfix sends a "delayed" DSN
 #   *@mailqueue.test  stored in the Maildir <dir>/mail/maildir (new/ holds
 #                  one file per message): reports Postfix writes to an
-#                  envelope sender there land in it
+#                  envelope sender there land in it, VERP addresses such
+#                  as bounces+<token>@mailqueue.test included
 #   anything else  relayed to 127.0.0.1:<relay-port> (the test SMTP server),
 #                  including reports to envelope senders of other domains.
 #
@@ -172,6 +173,10 @@ notify_classes =
 # because test SMTP servers such as GreenMail refuse the null envelope
 # sender (MAIL FROM:<>) that every report carries.
 virtual_mailbox_domains = mailqueue.test
+# VERP envelope senders, bounces+<token>@mailqueue.test, are the mailbox
+# bounces@ with an extension, as on a real server (the static map below
+# keeps every address of the domain anyway).
+recipient_delimiter = +
 virtual_mailbox_base = $dir/mail
 virtual_mailbox_maps = static:maildir/
 virtual_uid_maps = static:$(id -u postfix)

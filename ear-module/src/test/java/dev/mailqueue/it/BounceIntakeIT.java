@@ -36,7 +36,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * (src/test/postfix, started here), which has no such mailbox and writes a real Delivery Status
  * Notification; the test puts that report into the bounce mailbox (GreenMail, read over IMAP by the
  * test server's {@code bounce-intake} job every second), as a relay would deliver it there. The recipient becomes BOUNCED with Postfix's status, the
- * address is suppressed, a report read twice counts once, and the next mail leaves the address out.
+ * address is suppressed, a report read twice counts once, and the next mail leaves the address out. With VERP
+ * the report goes to the token address and the token names the mail.
  * Needs Debian's {@code postfix} and root (as {@code .ci/run} has); skipped without them.
  */
 class BounceIntakeIT extends QueueServerIT {
@@ -123,6 +124,54 @@ class BounceIntakeIT extends QueueServerIT {
                 .text("Hello")).getSuppressed()).isEmpty();
     }
 
+    /**
+     * VERP: mail of account {@code verp} (sender domain verp.example, bounce address bounces@mailqueue.test)
+     * leaves with MAIL FROM {@code bounces+<token>@mailqueue.test}; Postfix sends its report there, and the
+     * report names its mail by that token alone: the test replaces the Message-ID in the returned message
+     * with one the queue never issued. A copy whose token was altered names no mail.
+     */
+    @Test
+    void withVerpPostfixReportsToTheTokenAddressAndTheTokenAloneNamesTheMail() throws Exception {
+        String gone = "verp-" + System.nanoTime() + "@bounce.test";
+        EnqueueReceipt sent = QueueApi.enqueue(new MailRequest().from("news@verp.example").to(gone)
+                .subject("news with VERP").text("Hello"));
+        QueueApi.awaitStatus(sent.getId(), MailStatus.SENT, Duration.ofSeconds(30));
+
+        MimeMessage relayed = SMTP.inbox(gone).get(0);
+        String returnPath = relayed.getHeader("Return-Path", null);
+        assertThat(returnPath).as("the MAIL FROM GreenMail saw").matches("<bounces\\+[0-9a-z]+-[0-9a-f]{20}@mailqueue\\.test>");
+        assertThat(relayed.getFrom()).extracting(a -> ((InternetAddress) a).getAddress()).as("the From header stays the author's")
+                .containsExactly("news@verp.example");
+        String verp = returnPath.substring(1, returnPath.length() - 1);
+        String token = verp.substring(verp.indexOf('+') + 1, verp.indexOf('@'));
+
+        String raw = rawBounceThroughPostfix(relayed, gone, verp);
+        int split = raw.indexOf("\n\n");
+        String head = raw.substring(0, split);
+        String body = raw.substring(split);
+        assertThat(head).as("Postfix addressed its report to the VERP address").containsIgnoringCase("To: " + verp)
+                .containsIgnoringCase("Delivered-To: " + verp);
+        assertThat(body).as("the returned message").containsIgnoringCase("Message-ID: " + relayed.getMessageID());
+        String noKnownId = body.replaceAll("(?im)^Message-ID:.*$", "Message-ID: <never-issued-" + System.nanoTime() + "@verp.example>");
+
+        char last = token.charAt(token.length() - 1);
+        String altered = token.substring(0, token.length() - 1) + (last == '0' ? '1' : '0');
+        String forgedHead = head.replace(token, altered)
+                .replaceAll("(?im)^Message-ID:.*$", "Message-ID: <forged-" + System.nanoTime() + "@mta.test>");
+        SMTP.deliver(SmtpCatcher.BOUNCES, mime(forgedHead + noKnownId));
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
+                .until(() -> SMTP.inbox(SmtpCatcher.BOUNCES).isEmpty());
+        assertThat(recipient(sent.getId(), gone)).as("an altered token names no mail").isNull();
+
+        SMTP.deliver(SmtpCatcher.BOUNCES, mime(head + noKnownId));
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
+                .until(() -> recipient(sent.getId(), gone) != null && "BOUNCED".equals(recipient(sent.getId(), gone).getStatus()));
+        assertThat(recipient(sent.getId(), gone).getEnhancedStatus()).isEqualTo("5.1.1");
+        HttpResponse<String> log = QueueApi.getAs(TestUser.ADMIN, QueueApi.BASE, "/api/admin/mails/" + sent.getId() + "/attempts");
+        assertThat(QueueApi.attempts(log.body())).filteredOn(a -> "BOUNCED".equals(a.getOutcome())).singleElement();
+        assertThat(QueueApi.getAs(TestUser.ADMIN, QueueApi.BASE, "/api/admin/suppressions/" + gone).statusCode()).isEqualTo(200);
+    }
+
     @Test
     void anOperatorSuppressesByHandAndBadInputIsA400NamingTheField() {
         HttpResponse<String> put = QueueApi.sendAs(TestUser.ADMIN, "PUT", "/api/admin/suppressions/Manual@Example.ORG?note=asked%20us");
@@ -146,21 +195,32 @@ class BounceIntakeIT extends QueueServerIT {
      * envelope sender), from where the test takes it.
      */
     private static MimeMessage bounceThroughPostfix(MimeMessage message, String recipient) throws Exception {
+        return new MimeMessage(Session.getInstance(new Properties()),
+                new ByteArrayInputStream(rawBounceThroughPostfix(message, recipient, HELD).getBytes(StandardCharsets.UTF_8)));
+    }
+
+    /**
+     * @param envelopeSender the MAIL FROM the relay keeps, where Postfix sends its report; of mailqueue.test,
+     *                       whose mail Postfix keeps in its Maildir
+     * @return the report, as Postfix stored it
+     */
+    private static String rawBounceThroughPostfix(MimeMessage message, String recipient, String envelopeSender)
+            throws Exception {
+        Path maildir = DIR.resolve("mail/maildir/new");
+        List<Path> before = Files.isDirectory(maildir) ? reports(maildir) : List.of();
         Properties props = new Properties();
         props.setProperty("mail.smtp.host", "127.0.0.1");
         props.setProperty("mail.smtp.port", Integer.toString(POSTFIX_PORT));
-        props.setProperty("mail.smtp.from", HELD); // the envelope sender: where the report goes
+        props.setProperty("mail.smtp.from", envelopeSender); // the envelope sender: where the report goes
         Session session = Session.getInstance(props);
         try (Transport transport = session.getTransport("smtp")) {
             transport.connect();
             transport.sendMessage(message, new Address[]{new InternetAddress(recipient)}); // no saveChanges: Message-ID kept
         }
-        Path maildir = DIR.resolve("mail/maildir/new");
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
-                .until(() -> Files.isDirectory(maildir) && reports(maildir).size() == 1);
-        try (var in = Files.newInputStream(reports(maildir).get(0))) {
-            return new MimeMessage(Session.getInstance(new Properties()), in);
-        }
+                .until(() -> Files.isDirectory(maildir) && reports(maildir).size() == before.size() + 1);
+        Path report = reports(maildir).stream().filter(p -> !before.contains(p)).findFirst().orElseThrow();
+        return Files.readString(report, StandardCharsets.UTF_8);
     }
 
     private static List<Path> reports(Path maildir) throws IOException {
@@ -173,6 +233,10 @@ class BounceIntakeIT extends QueueServerIT {
         java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
         message.writeTo(bytes);
         return new MimeMessage(Session.getInstance(new Properties()), new ByteArrayInputStream(bytes.toByteArray()));
+    }
+
+    private static MimeMessage mime(String raw) throws Exception {
+        return new MimeMessage(Session.getInstance(new Properties()), new ByteArrayInputStream(raw.getBytes(StandardCharsets.UTF_8)));
     }
 
     private static MimeMessage autoReply() throws Exception {

@@ -16,8 +16,12 @@ import java.util.Set;
  * @param senderDomains lower-case domains of From addresses routed to this account
  * @param perMinute     most sends in any 60 s window, over all servers; 0 means no limit
  * @param perDay        most sends per UTC calendar day, over all servers; 0 means no limit
+ * @param bounceAddress where reports about its mail go, {@code local@domain}, made a VERP envelope sender per
+ *                      mail ({@code local+<token>@domain}, see {@code dev.mailqueue.bounce.control.VerpAddress});
+ *                      null when the session's envelope sender is used as it is
  */
-public record Account(String name, List<String> failover, Set<String> senderDomains, int perMinute, int perDay) {
+public record Account(String name, List<String> failover, Set<String> senderDomains, int perMinute, int perDay,
+                      String bounceAddress) {
 
     /** Longest account name: the width of the SMTP_ACCOUNT columns. */
     public static final int NAME_CHARS = 64;
@@ -27,9 +31,19 @@ public record Account(String name, List<String> failover, Set<String> senderDoma
         senderDomains = Set.copyOf(senderDomains);
     }
 
+    /** An account without a bounce address: its mail keeps the session's envelope sender. */
+    public Account(String name, List<String> failover, Set<String> senderDomains, int perMinute, int perDay) {
+        this(name, failover, senderDomains, perMinute, perDay, null);
+    }
+
     /** @return the JNDI name of the account's mail session: {@code mail/<name>} */
     public String jndiName() {
         return "mail/" + name;
+    }
+
+    /** @return true when each mail gets a VERP envelope sender made from {@link #bounceAddress} */
+    public boolean usesVerp() {
+        return bounceAddress != null;
     }
 
     /** @return true when sends must take a slot from the shared rate state first */

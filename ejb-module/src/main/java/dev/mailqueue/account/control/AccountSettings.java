@@ -1,5 +1,8 @@
 package dev.mailqueue.account.control;
 
+import dev.mailqueue.bounce.control.VerpAddress;
+import dev.mailqueue.bounce.control.VerpToken;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -27,6 +30,13 @@ import java.util.regex.Pattern;
  *       for no limit.</li>
  *   <li>{@code mailqueue.account.<name>.rate.per-day}: most sends per UTC calendar day, 0 (default)
  *       for no limit.</li>
+ *   <li>{@code mailqueue.account.<name>.bounce-address}: the mailbox that reports (DSNs, RFC 3464) about
+ *       the account's mail go to, e.g. {@code bounces@example.com}; each mail then gets the VERP envelope
+ *       sender {@code bounces+<token>@example.com} ({@link VerpAddress}). Default none: the session's
+ *       envelope sender as it is.</li>
+ *   <li>{@code mailqueue.bounce.verp-secret}: the server secret that authenticates VERP tokens
+ *       ({@link VerpToken}), at least {@value VerpToken#MIN_SECRET_BYTES} octets; required when any account
+ *       has a bounce address, and the same on every server of a queue. No default: never shipped.</li>
  * </ul>
  */
 public final class AccountSettings {
@@ -35,6 +45,9 @@ public final class AccountSettings {
     public static final String ACCOUNTS = "mailqueue.accounts";
     /** The account of an installation that configures none: the session mail/mailqueue. */
     public static final String DEFAULT_ACCOUNTS = "mailqueue";
+
+    /** The setting that holds the secret of VERP tokens. */
+    public static final String VERP_SECRET = "mailqueue.bounce.verp-secret";
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]{1," + Account.NAME_CHARS + "}");
 
@@ -46,7 +59,9 @@ public final class AccountSettings {
      * @return the accounts in the order {@code mailqueue.accounts} lists them; the first is the default
      * @throws IllegalArgumentException naming the setting at fault: a bad or repeated account name, a
      *                                  failover to an unknown account or to itself, a sender domain
-     *                                  claimed by two accounts, a rate that is negative or not a number
+     *                                  claimed by two accounts, a rate that is negative or not a number,
+     *                                  a bounce address that {@link VerpAddress#problem} refuses, a bounce
+     *                                  address without {@value #VERP_SECRET} or a secret too short
      */
     public static List<Account> parse(Function<String, Optional<String>> setting) {
         List<String> names = list(setting.apply(ACCOUNTS).filter(v -> !v.isBlank()).orElse(DEFAULT_ACCOUNTS));
@@ -82,9 +97,54 @@ public final class AccountSettings {
                 domains.add(lower);
             }
             accounts.put(name, new Account(name, failover, domains,
-                    count(prefix + "rate.per-minute", setting), count(prefix + "rate.per-day", setting)));
+                    count(prefix + "rate.per-minute", setting), count(prefix + "rate.per-day", setting),
+                    bounceAddress(prefix + "bounce-address", setting)));
         }
-        return new ArrayList<>(accounts.values());
+        List<Account> result = new ArrayList<>(accounts.values());
+        verpToken(setting, result);
+        return result;
+    }
+
+    /**
+     * @param setting  the value of a named setting, empty when it is not set
+     * @param accounts the accounts {@link #parse} read
+     * @return the VERP tokens under {@value #VERP_SECRET}; null when that is not set and no account has a
+     *         bounce address (a secret without bounce addresses still verifies the tokens of reports that
+     *         arrive after a bounce address was removed)
+     * @throws IllegalArgumentException naming {@value #VERP_SECRET} when an account has a bounce address and
+     *                                  the secret is not set, or when it is shorter than
+     *                                  {@value VerpToken#MIN_SECRET_BYTES} octets; never showing it
+     */
+    public static VerpToken verpToken(Function<String, Optional<String>> setting, List<Account> accounts) {
+        Optional<String> secret = setting.apply(VERP_SECRET).filter(s -> !s.isBlank());
+        if (secret.isEmpty()) {
+            Optional<Account> verp = accounts.stream().filter(Account::usesVerp).findFirst();
+            if (verp.isPresent()) {
+                throw new IllegalArgumentException(VERP_SECRET + " is not set, and mailqueue.account." + verp.get().name()
+                        + ".bounce-address needs it to authenticate VERP tokens: set it to a random value of at least "
+                        + VerpToken.MIN_SECRET_BYTES + " characters (e.g. openssl rand -hex 32), the same on every server,"
+                        + " e.g. with the environment variable MAILQUEUE_BOUNCE_VERP_SECRET");
+            }
+            return null;
+        }
+        try {
+            return new VerpToken(secret.get());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(VERP_SECRET + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static String bounceAddress(String name, Function<String, Optional<String>> setting) {
+        String value = setting.apply(name).map(String::strip).orElse("");
+        if (value.isEmpty()) {
+            return null;
+        }
+        String problem = VerpAddress.problem(value);
+        if (problem != null) {
+            throw new IllegalArgumentException(name + ": " + value + " " + problem);
+        }
+        int at = value.lastIndexOf('@');
+        return value.substring(0, at) + "@" + value.substring(at + 1).toLowerCase(Locale.ROOT);
     }
 
     private static int count(String name, Function<String, Optional<String>> setting) {

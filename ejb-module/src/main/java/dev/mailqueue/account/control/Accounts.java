@@ -1,5 +1,7 @@
 package dev.mailqueue.account.control;
 
+import dev.mailqueue.bounce.control.VerpAddress;
+import dev.mailqueue.bounce.control.VerpToken;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.config.Config;
@@ -11,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * The configured SMTP accounts ({@link AccountSettings}), read once when first used, and the routing
@@ -22,11 +25,15 @@ public class Accounts {
 
     private Map<String, Account> byName;
     private Account defaultAccount;
+    private VerpToken verp;
 
     @PostConstruct
     void read() {
         Config config = ConfigProvider.getConfig(Accounts.class.getClassLoader());
-        use(AccountSettings.parse(name -> config.getOptionalValue(name, String.class)));
+        Function<String, Optional<String>> setting = name -> config.getOptionalValue(name, String.class);
+        List<Account> accounts = AccountSettings.parse(setting);
+        use(accounts);
+        verp = AccountSettings.verpToken(setting, accounts);
     }
 
     /**
@@ -34,9 +41,35 @@ public class Accounts {
      * @return the accounts outside a container, e.g. in unit tests
      */
     public static Accounts of(List<Account> accounts) {
+        return of(accounts, null);
+    }
+
+    /**
+     * @param accounts 1 or more, the default first, e.g. from {@link AccountSettings#parse}
+     * @param verp     the VERP tokens ({@link AccountSettings#verpToken}); null when no account uses VERP
+     * @return the accounts outside a container, e.g. in unit tests
+     */
+    public static Accounts of(List<Account> accounts, VerpToken verp) {
         Accounts result = new Accounts();
         result.use(accounts);
+        result.verp = verp;
         return result;
+    }
+
+    /**
+     * @param account an account the mail is sent through
+     * @param mailId  the mail's id
+     * @return the VERP envelope sender (RFC 5321 MAIL FROM) of that mail through that account,
+     *         {@code local+<token>@domain}; null when the account has no bounce address, so that its session's
+     *         envelope sender applies
+     */
+    public String envelopeSender(Account account, long mailId) {
+        return account.usesVerp() ? VerpAddress.of(account.bounceAddress(), verp.of(mailId)) : null;
+    }
+
+    /** @return the VERP tokens, to verify those of reports; empty when {@value AccountSettings#VERP_SECRET} is not set */
+    public Optional<VerpToken> verp() {
+        return Optional.ofNullable(verp);
     }
 
     private void use(List<Account> accounts) {

@@ -17,6 +17,8 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * Reads one message of the bounce mailbox and says what it reports. Recognised are:
@@ -29,8 +31,12 @@ import java.util.Locale;
  *       {@code message/feedback-report} part names the complained-of recipient
  *       ({@code Original-Rcpt-To}).</li>
  * </ul>
- * The mail a report is about is named by the {@code Message-ID} of the returned message or headers
- * (the report's third part, {@code message/rfc822} or {@code text/rfc822-headers}).
+ * The mail a report is about is named by the VERP token of the report's envelope recipient, when it
+ * has one whose MAC verifies ({@link VerpToken}): an MTA addresses its report to the mail's envelope
+ * sender, {@code bounces+<token>@example.com}, and the delivering MTA records that address in
+ * {@code Delivered-To} or {@code X-Original-To} (Postfix writes both; they are read first, as {@code To}
+ * may have been rewritten). Else, and always as well, by the {@code Message-ID} of the returned message
+ * or headers (the report's third part, {@code message/rfc822} or {@code text/rfc822-headers}).
  * <p>
  * The header blocks are parsed with Jakarta Mail's {@link InternetHeaders}, as Angus Mail's own
  * {@code DeliveryStatus} does; that class is not used because it needs Angus implementation packages
@@ -47,12 +53,51 @@ public final class BounceClassifier {
     private BounceClassifier() {
     }
 
+    /** The header fields that carry a report's envelope recipient, the most reliable first. */
+    private static final String[] ENVELOPE_RECIPIENT = {"Delivered-To", "X-Original-To", "To"};
+
+    /**
+     * As {@link #classify(Session, byte[], VerpToken)} without VERP: the mail is named by Message-ID only.
+     */
+    public static BounceReport classify(Session session, byte[] raw) {
+        return classify(session, raw, null);
+    }
+
     /**
      * @param session a mail session, for its MIME settings only (the bounce mailbox's)
      * @param raw     the message as the mailbox holds it (RFC 5322 bytes)
-     * @return what it reports; never null
+     * @param verp    verifies VERP tokens; null when no secret is configured (tokens are then ignored)
+     * @return what it reports, with {@link BounceReport#verpMailId()} set when its envelope recipient carries
+     *         a token that verifies; never null
      */
-    public static BounceReport classify(Session session, byte[] raw) {
+    public static BounceReport classify(Session session, byte[] raw, VerpToken verp) {
+        BounceReport report = classifyContent(session, raw);
+        if (verp == null || report.recipients().isEmpty()) {
+            return report;
+        }
+        try {
+            MimeMessage message = new MimeMessage(session, new ByteArrayInputStream(raw));
+            for (String field : ENVELOPE_RECIPIENT) {
+                String[] values = message.getHeader(field);
+                for (String value : values == null ? new String[0] : values) {
+                    for (String address : value.split(",")) {
+                        Optional<String> token = VerpAddress.token(address);
+                        OptionalLong mailId = token.map(verp::mailId).orElse(OptionalLong.empty());
+                        if (mailId.isPresent()) {
+                            return new BounceReport(report.key(), report.kind(), report.originalMessageId(),
+                                    mailId.getAsLong(), report.recipients(),
+                                    report.summary() + "; VERP names mail " + mailId.getAsLong());
+                        }
+                    }
+                }
+            }
+        } catch (MessagingException | RuntimeException e) {
+            // the content was read above; headers that cannot be read here just name no mail by VERP
+        }
+        return report;
+    }
+
+    private static BounceReport classifyContent(Session session, byte[] raw) {
         String key = "sha256:" + sha256(raw);
         try {
             MimeMessage message = new MimeMessage(session, new ByteArrayInputStream(raw));

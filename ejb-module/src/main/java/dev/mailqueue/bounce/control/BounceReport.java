@@ -11,14 +11,23 @@ import java.util.Locale;
  * @param kind              what kind of report it is
  * @param originalMessageId the Message-ID of the mail it reports on, from the returned headers (with
  *                          angle brackets), or null when it does not say
+ * @param verpMailId        the id of the mail it reports on as named by the VERP token of the report's
+ *                          envelope recipient, once that token's MAC verified ({@link VerpToken}); null
+ *                          when there is no such token or it did not verify. It names the mail before
+ *                          {@code originalMessageId} does
  * @param recipients        per recipient what happened; empty for {@link Kind#UNRECOGNISED}
  * @param summary           one line for the log: what was recognised, or why nothing was
  */
-public record BounceReport(String key, Kind kind, String originalMessageId, List<Recipient> recipients,
-                           String summary) {
+public record BounceReport(String key, Kind kind, String originalMessageId, Long verpMailId,
+                           List<Recipient> recipients, String summary) {
 
     public BounceReport {
         recipients = List.copyOf(recipients);
+    }
+
+    /** A report without a verified VERP token: its mail is named by {@code originalMessageId} alone. */
+    public BounceReport(String key, Kind kind, String originalMessageId, List<Recipient> recipients, String summary) {
+        this(key, kind, originalMessageId, null, recipients, summary);
     }
 
     /** The kinds of report; the names are stored in BOUNCE_REPORT.KIND. */

@@ -1,7 +1,9 @@
 package dev.mailqueue.dispatch.control;
 
+import jakarta.mail.Address;
 import jakarta.mail.MessagingException;
 import jakarta.mail.Session;
+import jakarta.mail.internet.InternetAddress;
 import jakarta.mail.internet.MimeMessage;
 
 import java.io.IOException;
@@ -22,7 +24,19 @@ import java.io.OutputStream;
  *       terminating dot, and the server discards the message (RFC 5321 §4.1.1.4).</li>
  * </ul>
  * It also tells how far a send got: whether DATA content began, and whether the terminating dot may
- * have been sent. Not thread safe: one send at a time.
+ * have been sent.
+ * <p>
+ * It carries the envelope sender (SMTP MAIL FROM, RFC 5321 §4.1.1.2) of a VERP account
+ * ({@link #envelopeSender(String)}). Standard Jakarta Mail has no per-message envelope sender, and Angus
+ * Mail's {@code SMTPMessage.setEnvelopeFrom} is out of reach on Liberty: its {@code mail-2.1} feature declares
+ * only the {@code jakarta.mail} packages as API, not {@code org.eclipse.angus.mail.smtp} (that was
+ * {@code com.sun.mail.smtp; type=third-party} in {@code mail-2.0}), so no {@code apiTypeVisibility} shows it.
+ * Angus Mail's SMTP transport, on both servers, takes MAIL FROM from the session's {@code mail.smtp.from} and,
+ * when that is unset or empty, from the message's {@link #getFrom()} (the documented default of
+ * {@code mail.smtp.from} in the {@code org.eclipse.angus.mail.smtp} package). So while an envelope sender is
+ * set, {@link #getFrom()} answers it; the From header that is written stays the author's. The account's session
+ * must then set no {@code mail.smtp.from}, which the accounts check refuses at start.
+ * Not thread safe: one send at a time.
  */
 class GatedMessage extends MimeMessage {
 
@@ -31,6 +45,7 @@ class GatedMessage extends MimeMessage {
     private long markWaitMillis;
     private boolean dataBegun;
     private boolean dataEnded;
+    private InternetAddress envelopeSender;
 
     GatedMessage(Session session, String messageId) {
         super(session);
@@ -40,6 +55,29 @@ class GatedMessage extends MimeMessage {
     @Override
     protected void updateMessageID() throws MessagingException {
         setHeader("Message-ID", messageId);
+    }
+
+    /**
+     * @param address the envelope sender of the next sends, a bare {@code local@domain} checked by the caller
+     *                (a VERP address: {@code dev.mailqueue.account.control.Accounts#envelopeSender}); null to use
+     *                the session's (its {@code mail.smtp.from}, else the From header, as Angus Mail does)
+     */
+    void envelopeSender(String address) {
+        if (address == null) {
+            envelopeSender = null;
+        } else {
+            envelopeSender = new InternetAddress();
+            envelopeSender.setAddress(address);
+        }
+    }
+
+    /**
+     * @return the envelope sender when one is set ({@link #envelopeSender(String)}), so that the SMTP
+     *         transport sends it as MAIL FROM; else the From header's addresses
+     */
+    @Override
+    public Address[] getFrom() throws MessagingException {
+        return envelopeSender != null ? new Address[]{envelopeSender} : super.getFrom();
     }
 
     /**

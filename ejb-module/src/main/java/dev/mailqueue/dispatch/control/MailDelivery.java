@@ -187,6 +187,7 @@ final class MailDelivery implements AutoCloseable {
                 continue;
             }
             parts.health().reached(account.name());
+            message.envelopeSender(parts.accounts().envelopeSender(account, mail.id())); // VERP, or the session's
             message.arm(marks.sendStarted(mail.id(), Instant.now()), parts.markWaitMillis());
             long sending = System.nanoTime();
             try {

@@ -22,7 +22,8 @@ import static dev.mailqueue.queue.control.Sql.setText;
 
 /**
  * Records what a report from the bounce mailbox says, in the caller's transaction: one BOUNCE_REPORT
- * row (its key makes a second recording of the same report a no-op), and for the mail it names, per
+ * row (its key makes a second recording of the same report a no-op), and for the mail it names (by its
+ * verified VERP token, else by the returned Message-ID; a token naming a mail deleted since falls back too), per
  * recipient of that mail: an attempt-log row (BOUNCED, DELAYED or COMPLAINED, with the reported status
  * and the remote server's reply), the recipient's outcome (BOUNCED for a failure, COMPLAINED), and for a
  * hard bounce (a 5.x.x status) or a complaint an entry on the suppression list. A report that names no
@@ -84,8 +85,11 @@ public class BounceStore {
             }
             Long mailId = null;
             int acted = 0;
-            if (report.originalMessageId() != null && !report.recipients().isEmpty()) {
-                Mail mail = mail(c, report.originalMessageId());
+            if (!report.recipients().isEmpty()) {
+                Mail mail = report.verpMailId() == null ? null : mail(c, "ID", report.verpMailId());
+                if (mail == null && report.originalMessageId() != null) {
+                    mail = mail(c, "MESSAGE_ID", report.originalMessageId());
+                }
                 if (mail != null) {
                     mailId = mail.id;
                     acted = act(c, mail, report, server, now, soft);
@@ -239,10 +243,15 @@ public class BounceStore {
         SqlTime.set(s, 5, now);
     }
 
-    private static Mail mail(Connection c, String messageId) throws SQLException {
+    /** @return the mail whose ID (a Long) or MESSAGE_ID (a String) is {@code key}, or null */
+    private static Mail mail(Connection c, String keyColumn, Object key) throws SQLException {
         try (PreparedStatement s = c.prepareStatement("SELECT ID, TO_ADDRESSES, CC_ADDRESSES, BCC_ADDRESSES"
-                + " FROM MAIL_MESSAGE WHERE MESSAGE_ID = ?")) {
-            s.setString(1, messageId);
+                + " FROM MAIL_MESSAGE WHERE " + keyColumn + " = ?")) {
+            if (key instanceof Long id) {
+                s.setLong(1, id);
+            } else {
+                s.setString(1, (String) key);
+            }
             try (ResultSet r = s.executeQuery()) {
                 if (!r.next()) {
                     return null;

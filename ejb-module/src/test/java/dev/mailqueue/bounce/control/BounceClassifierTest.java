@@ -180,6 +180,37 @@ class BounceClassifierTest {
                 "5501 odd").replyCode()).isNull();
     }
 
+    @Test
+    void aVerifiedVerpTokenOfTheEnvelopeRecipientNamesTheMail() throws IOException {
+        VerpToken verp = new VerpToken(VerpTokenTest.SECRET);
+        String address = VerpAddress.of("bounces@mailqueue.test", verp.of(42));
+        byte[] raw = fixture("postfix-failed.eml");
+
+        BounceReport delivered = BounceClassifier.classify(SESSION, prepend("Delivered-To: " + address, raw), verp);
+        assertThat(delivered.verpMailId()).isEqualTo(42L);
+        assertThat(delivered.originalMessageId()).as("still read").isEqualTo("<fixture-1@mailqueue.test>");
+        assertThat(delivered.summary()).contains("VERP names mail 42");
+        assertThat(BounceClassifier.classify(SESSION, prepend("X-Original-To: <" + address.toUpperCase() + ">", raw), verp)
+                .verpMailId()).isEqualTo(42L);
+
+        String token = verp.of(42);
+        String altered = address.replace(token, token.substring(0, token.length() - 1) + (token.endsWith("0") ? "1" : "0"));
+        assertThat(BounceClassifier.classify(SESSION, prepend("Delivered-To: " + altered, raw), verp).verpMailId())
+                .as("a token that does not verify").isNull();
+        assertThat(BounceClassifier.classify(SESSION, prepend("Delivered-To: " + address, raw), new VerpToken(
+                VerpTokenTest.SECRET + "-other")).verpMailId()).as("another secret").isNull();
+        assertThat(BounceClassifier.classify(SESSION, prepend("Delivered-To: " + address, raw)).verpMailId())
+                .as("no secret configured").isNull();
+        assertThat(BounceClassifier.classify(SESSION, raw, verp).verpMailId()).as("the fixture's To has no token").isNull();
+    }
+
+    private static byte[] prepend(String field, byte[] raw) {
+        byte[] line = (field + "\r\n").getBytes(StandardCharsets.US_ASCII);
+        byte[] result = Arrays.copyOf(line, line.length + raw.length);
+        System.arraycopy(raw, 0, result, line.length, raw.length);
+        return result;
+    }
+
     private static byte[] fixture(String name) throws IOException {
         try (InputStream in = BounceClassifierTest.class.getResourceAsStream(name)) {
             assertThat(in).as(name).isNotNull();

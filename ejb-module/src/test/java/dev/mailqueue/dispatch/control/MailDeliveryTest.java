@@ -5,6 +5,7 @@ import com.icegreen.greenmail.util.GreenMail;
 import com.icegreen.greenmail.util.ServerSetup;
 import com.icegreen.greenmail.util.ServerSetupTest;
 import dev.mailqueue.account.control.AccountHealth;
+import dev.mailqueue.account.control.Account;
 import dev.mailqueue.account.control.AccountSettings;
 import dev.mailqueue.account.control.AccountThrottle;
 import dev.mailqueue.account.control.Accounts;
@@ -64,6 +65,7 @@ class MailDeliveryTest {
         sessions.put("primary", session(deadPort, null));
         sessions.put("backup", session(greenMail.getSmtp().getPort(), "bounces@backup.example"));
         sessions.put("lonely", session(deadPort, null));
+        sessions.put("verp", session(greenMail.getSmtp().getPort(), null));
         health = AccountHealth.of(QueueSettingsTest.defaults("mailqueue.smtp.cool-down.ms", "60000"));
     }
 
@@ -73,9 +75,13 @@ class MailDeliveryTest {
     }
 
     MailDelivery cut() {
-        Map<String, String> settings = Map.of("mailqueue.accounts", "primary,backup,lonely",
-                "mailqueue.account.primary.failover", "backup");
-        Accounts accounts = Accounts.of(AccountSettings.parse(name -> Optional.ofNullable(settings.get(name))));
+        Map<String, String> settings = Map.of("mailqueue.accounts", "primary,backup,lonely,verp",
+                "mailqueue.account.primary.failover", "backup",
+                "mailqueue.account.verp.bounce-address", "bounces@verp.example",
+                AccountSettings.VERP_SECRET, VERP_SECRET);
+        java.util.function.Function<String, Optional<String>> setting = name -> Optional.ofNullable(settings.get(name));
+        List<Account> parsed = AccountSettings.parse(setting);
+        Accounts accounts = Accounts.of(parsed, AccountSettings.verpToken(setting, parsed));
         MailDelivery delivery = new MailDelivery(new MailDelivery.Parts("host/server#1", "host/server", accounts, health,
                 new AccountThrottle(), SmtpConnections.of(a -> sessions.get(a.name())), sessions.get("backup"),
                 id -> new ClaimedMail.Body("body", null), (id, seq) -> new byte[0], (elapsed, ok) -> { }, 500));
@@ -90,6 +96,19 @@ class MailDeliveryTest {
     }
 
     static final MailDelivery.Marks DONE = (id, at) -> GroupCommit.Ticket.DONE;
+
+    static final String VERP_SECRET = "mail-delivery-test-verp-secret-0123456789";
+
+    @Test
+    void aVerpAccountSendsEachMailWithItsOwnEnvelopeSenderAndTheAuthorsFromHeader() throws Exception {
+        cut().deliver(mail(3_000_000_001L, "verp", "verp"), DONE);
+
+        String token = new dev.mailqueue.bounce.control.VerpToken(VERP_SECRET).of(3_000_000_001L);
+        assertThat(greenMail.getReceivedMessages()).singleElement().satisfies(m -> {
+            assertThat(m.getHeader("Return-Path")).as("MAIL FROM").containsExactly("<bounces+" + token + "@verp.example>");
+            assertThat(m.getHeader("From")).containsExactly("Alice <alice@example.com>");
+        });
+    }
 
     @Test
     void anUnreachableAccountFailsOverToTheNextWithItsEnvelopeSender() throws Exception {

@@ -77,6 +77,24 @@ class BounceStoreTest {
     }
 
     @Test
+    void aVerpMailIdNamesTheMailBeforeTheMessageIdAndAMissingMailFallsBackToIt() {
+        Enqueued sent = enqueue(List.of("gone@example.org"));
+        Enqueued other = enqueue(List.of("gone@example.org"));
+        BounceReport byVerp = new BounceReport("<verp-1@mta.test>", BounceReport.Kind.FAILED, "<never-issued@example.org>",
+                sent.id(), failed("x", null, "gone@example.org", "5.1.1").recipients(), "test");
+        BounceReport goneMail = new BounceReport("<verp-2@mta.test>", BounceReport.Kind.FAILED, messageId(other.id()),
+                Long.MAX_VALUE, failed("x", null, "gone@example.org", "5.1.1").recipients(), "test");
+
+        db.inTransaction(() -> cut.record(byVerp, "test/server", NOW));
+        db.inTransaction(() -> cut.record(goneMail, "test/server", NOW));
+
+        assertThat(db.number("SELECT COUNT(*) FROM BOUNCE_REPORT WHERE MAIL_ID = ?", sent.id())).as("by VERP").isEqualTo(1);
+        assertThat(db.text("SELECT STATUS FROM MAIL_RECIPIENT WHERE MAIL_ID = ?", sent.id())).isEqualTo("BOUNCED");
+        assertThat(db.text("SELECT STATUS FROM MAIL_RECIPIENT WHERE MAIL_ID = ?", other.id()))
+                .as("no mail with the VERP id: the Message-ID names it").isEqualTo("BOUNCED");
+    }
+
+    @Test
     void aSoftFailureAndADelayDoNotSuppress() {
         Enqueued sent = enqueue(List.of("full@example.org"));
         db.inTransaction(() -> cut.record(failed("<dsn-2@mta.test>", messageId(sent.id()), "full@example.org", "4.2.2"),
