@@ -23,6 +23,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 
@@ -100,6 +101,11 @@ class BounceIntakeIT extends QueueServerIT {
         assertThat(QueueApi.jsonObject(suppression.body())).containsEntry("reason", "HARD_BOUNCE")
                 .containsEntry("address", GONE);
         assertThat(QueueApi.getAs(TestUser.ADMIN, QueueApi.BASE, "/api/admin/suppressions/" + FINE).statusCode()).isEqualTo(404);
+        Map<String, Object> stats = QueueApi.jsonObject(QueueApi.getAs(TestUser.ADMIN, QueueApi.BASE, "/api/admin/statistics").body());
+        assertThat(((Number) stats.get("bouncedLast24h")).longValue()).as("the statistics count the bounce").isGreaterThanOrEqualTo(1);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> byReason = (Map<String, Object>) stats.get("suppressionsByReason");
+        assertThat(((Number) byReason.get("HARD_BOUNCE")).longValue()).isGreaterThanOrEqualTo(1);
         HttpResponse<String> bouncedSearch = QueueApi.getAs(TestUser.ADMIN, QueueApi.BASE, "/api/admin/mails?bounced=true&id=" + first.getId());
         assertThat(bouncedSearch.body()).contains("\"id\":" + first.getId());
 

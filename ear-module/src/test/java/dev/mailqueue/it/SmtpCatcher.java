@@ -24,6 +24,8 @@ final class SmtpCatcher {
     static final int IMAP_PORT = Integer.getInteger("it.imap.port", 3143);
     /** The bounce mailbox's user, as the test server's mail/bounces logs in. */
     static final String BOUNCES = "bounces@mailqueue.test";
+    /** A second bounce mailbox, read only by the second test server of {@code IntakeCrashIT}. */
+    static final String CRASH_BOUNCES = "crash-bounces@mailqueue.test";
 
     private GreenMail greenMail;
 
@@ -31,7 +33,7 @@ final class SmtpCatcher {
         greenMail = new GreenMail(new ServerSetup[]{new ServerSetup(PORT, "127.0.0.1", ServerSetup.PROTOCOL_SMTP),
                 new ServerSetup(IMAP_PORT, "127.0.0.1", ServerSetup.PROTOCOL_IMAP)})
                 .withConfiguration(GreenMailConfiguration.aConfig().withDisabledAuthentication()
-                        .withUser(BOUNCES, BOUNCES, "bounces"));
+                        .withUser(BOUNCES, BOUNCES, "bounces").withUser(CRASH_BOUNCES, CRASH_BOUNCES, "crash"));
         greenMail.start();
     }
 

@@ -12,6 +12,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -62,6 +63,11 @@ class UnsubscribeIT extends QueueServerIT {
                 .containsEntry("list", "weekly-news").containsEntry("address", READER);
         assertThat(suppression(READER, null).statusCode()).as("not suppressed for all mail").isEqualTo(404);
         assertThat(suppression(OTHER, "weekly-news").statusCode()).as("the other reader stays").isEqualTo(404);
+        Map<String, Object> stats = QueueApi.jsonObject(QueueApi.getAs(TestUser.ADMIN, QueueApi.BASE, "/api/admin/statistics").body());
+        @SuppressWarnings("unchecked")
+        Map<String, Object> byReason = (Map<String, Object>) stats.get("suppressionsByReason");
+        assertThat(byReason).containsOnlyKeys("HARD_BOUNCE", "SOFT_BOUNCE", "COMPLAINT", "UNSUBSCRIBE", "MANUAL");
+        assertThat(((Number) byReason.get("UNSUBSCRIBE")).longValue()).as("the statistics count it").isGreaterThanOrEqualTo(1);
 
         EnqueueReceipt nextIssue = QueueApi.enqueue(new MailRequest().from("news@sender.example").to(READER)
                 .subject("Issue 8").text("More news.").unsubscribeList("weekly-news"));
@@ -75,6 +81,26 @@ class UnsubscribeIT extends QueueServerIT {
         QueueApi.awaitStatus(receipt.getId(), MailStatus.SENT, Duration.ofSeconds(30));
         assertThat(SMTP.inbox(READER)).extracting(MimeMessage::getSubject).containsExactly("Issue 7", "Offer", "Your receipt");
         assertThat(QueueApi.find(nextIssue.getId()).getStatus()).isEqualTo(MailStatus.SUPPRESSED);
+    }
+
+    @Test
+    void aMailOfTheListThatWaitsInTheQueueIsNotSentAfterTheUnsubscribe() throws Exception {
+        String late = "late.reader@list.example";
+        EnqueueReceipt first = QueueApi.enqueue(new MailRequest().from("news@sender.example").to(late)
+                .subject("Monthly 1").text("Hello").unsubscribeList("monthly"));
+        QueueApi.awaitStatus(first.getId(), MailStatus.SENT, Duration.ofSeconds(30));
+        EnqueueReceipt scheduled = QueueApi.enqueue(new MailRequest().from("news@sender.example").to(late)
+                .subject("Monthly 2").text("Hello again").unsubscribeList("monthly")
+                .notBefore(java.time.Instant.now().plusSeconds(4)));
+        assertThat(scheduled.getStatus()).isEqualTo(MailStatus.QUEUED);
+
+        String field = SMTP.inbox(late).get(0).getHeader("List-Unsubscribe", null);
+        assertThat(oneClick(field.substring(1, field.length() - 1)).statusCode()).isEqualTo(200);
+
+        QueueApi.awaitStatus(scheduled.getId(), MailStatus.SUPPRESSED, Duration.ofSeconds(30));
+        assertThat(QueueApi.find(scheduled.getId()).getRecipients()).singleElement()
+                .satisfies(r -> assertThat(r.getStatus()).isEqualTo("SUPPRESSED"));
+        assertThat(SMTP.inbox(late)).extracting(MimeMessage::getSubject).containsExactly("Monthly 1");
     }
 
     @Test

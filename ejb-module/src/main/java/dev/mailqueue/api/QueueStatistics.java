@@ -23,6 +23,9 @@ public class QueueStatistics implements Serializable {
     private ArrayList<Reason> topFailureReasons = new ArrayList<>();
     private ArrayList<Account> accounts = new ArrayList<>();
     private long inDoubtLast24h;
+    private long bouncedLast24h;
+    private long complainedLast24h;
+    private LinkedHashMap<String, Long> suppressionsByReason = new LinkedHashMap<>();
 
     /** For JSON-B. */
     public QueueStatistics() {
@@ -92,6 +95,39 @@ public class QueueStatistics implements Serializable {
 
     public void setInDoubtLast24h(long inDoubtLast24h) {
         this.inDoubtLast24h = inDoubtLast24h;
+    }
+
+    /**
+     * @return recipients reported BOUNCED by a Delivery Status Notification read from the bounce mailbox in
+     *         the last 24 hours (attempt-log rows with outcome BOUNCED); refusals during SMTP are not counted here
+     */
+    public long getBouncedLast24h() {
+        return bouncedLast24h;
+    }
+
+    public void setBouncedLast24h(long bouncedLast24h) {
+        this.bouncedLast24h = bouncedLast24h;
+    }
+
+    /** @return recipients who reported a mail as spam (ARF complaints) in the last 24 hours */
+    public long getComplainedLast24h() {
+        return complainedLast24h;
+    }
+
+    public void setComplainedLast24h(long complainedLast24h) {
+        this.complainedLast24h = complainedLast24h;
+    }
+
+    /**
+     * @return entries of the suppression list per reason (HARD_BOUNCE, SOFT_BOUNCE, COMPLAINT, UNSUBSCRIBE,
+     *         MANUAL), every reason present (0 when none), over all scopes
+     */
+    public Map<String, Long> getSuppressionsByReason() {
+        return suppressionsByReason;
+    }
+
+    public void setSuppressionsByReason(Map<String, Long> suppressionsByReason) {
+        this.suppressionsByReason = suppressionsByReason == null ? new LinkedHashMap<>() : new LinkedHashMap<>(suppressionsByReason);
     }
 
     /** One hour of throughput: mails sent (SMTP 250) and mails that ended FAILED in it. */

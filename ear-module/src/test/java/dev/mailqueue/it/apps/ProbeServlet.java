@@ -127,7 +127,8 @@ public class ProbeServlet extends HttpServlet {
         }
     }
 
-    private static final Set<String> TABLES = Set.of("MAIL_MESSAGE", "MAIL_ATTEMPT", "MAIL_ATTACHMENT", "MAIL_HEADER");
+    private static final Set<String> TABLES = Set.of("MAIL_MESSAGE", "MAIL_ATTEMPT", "MAIL_ATTACHMENT", "MAIL_HEADER",
+            "BOUNCE_REPORT", "SUPPRESSION");
 
     private static long count(Connection c, String table, String mailId) throws SQLException {
         String name = table == null ? "MAIL_MESSAGE" : table;

@@ -6,6 +6,7 @@ import dev.mailqueue.api.QueueStatistics;
 import dev.mailqueue.mail.entity.AttemptOutcome;
 import dev.mailqueue.mail.entity.MailMessage;
 import dev.mailqueue.mail.entity.Utc;
+import dev.mailqueue.queue.control.SuppressionStore;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.TypedQuery;
 
@@ -69,6 +70,9 @@ public final class StatisticsReader {
         stats.setTopFailureReasons(topFailureReasons(em, now.minusHours(HOURS)));
         stats.setAccounts(accounts(em, now.minusHours(HOURS)));
         stats.setInDoubtLast24h(inDoubt(em, now.minusHours(HOURS)));
+        stats.setBouncedLast24h(attempts(em, AttemptOutcome.BOUNCED, now.minusHours(HOURS)));
+        stats.setComplainedLast24h(attempts(em, AttemptOutcome.COMPLAINED, now.minusHours(HOURS)));
+        stats.setSuppressionsByReason(suppressionsByReason(em));
         return stats;
     }
 
@@ -154,9 +158,31 @@ public final class StatisticsReader {
 
     /** @return attempts left in doubt by a dead worker (lease expired after sending began) since {@code since} */
     static long inDoubt(EntityManager em, LocalDateTime since) {
-        return em.createQuery("SELECT COUNT(a) FROM MailAttempt a WHERE a.outcome = :doubt AND a.finishedAt >= :since",
+        return attempts(em, AttemptOutcome.IN_DOUBT, since);
+    }
+
+    /** @return attempt-log rows with this outcome since {@code since} */
+    static long attempts(EntityManager em, AttemptOutcome outcome, LocalDateTime since) {
+        return em.createQuery("SELECT COUNT(a) FROM MailAttempt a WHERE a.outcome = :outcome AND a.finishedAt >= :since",
                         Long.class)
-                .setParameter("doubt", AttemptOutcome.IN_DOUBT).setParameter("since", since).getSingleResult();
+                .setParameter("outcome", outcome).setParameter("since", since).getSingleResult();
+    }
+
+    /**
+     * @return suppression-list entries per reason, every reason present, in declaration order (the list has
+     *         no entity: it is the suppression store's table, read here with one native query)
+     */
+    static Map<String, Long> suppressionsByReason(EntityManager em) {
+        Map<String, Long> counts = new LinkedHashMap<>();
+        for (SuppressionStore.Reason reason : SuppressionStore.Reason.values()) {
+            counts.put(reason.name(), 0L);
+        }
+        @SuppressWarnings("unchecked")
+        List<Object[]> rows = em.createNativeQuery("SELECT REASON, COUNT(*) FROM SUPPRESSION GROUP BY REASON").getResultList();
+        for (Object[] row : rows) {
+            counts.put((String) row[0], ((Number) row[1]).longValue());
+        }
+        return counts;
     }
 
     private static String name(Object account) {

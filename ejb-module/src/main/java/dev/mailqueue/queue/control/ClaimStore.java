@@ -14,9 +14,12 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.logging.Logger;
 
 import static dev.mailqueue.queue.control.Sql.*;
@@ -158,7 +161,7 @@ public class ClaimStore {
                         InDoubtPolicy inDoubt, AccountFilter accounts, boolean takeBack) throws SQLException {
         int takenBack = takeBack ? takeBack(c, d, d.lease().findExpired(c, now), inDoubt, now) : 0;
         List<Long> ids = d.lease().lease(c, owner, now, leaseEnds, limit, accounts);
-        return new Claim(ids.isEmpty() ? List.of() : readClaimed(c, ids), takenBack);
+        return new Claim(ids.isEmpty() ? List.of() : readClaimed(c, ids, now), takenBack);
     }
 
     private int takeBack(Connection c, Dialect d, List<ExpiredLease> expired, InDoubtPolicy inDoubt, Instant now)
@@ -213,17 +216,25 @@ public class ClaimStore {
             + " FROM_ADDRESS, FROM_NAME, REPLY_TO, TO_ADDRESSES, CC_ADDRESSES, BCC_ADDRESSES, SUBJECT, SMTP_ACCOUNT,"
             + " LAST_ATTEMPT_AT, HEADER_COUNT, ATTACHMENT_COUNT, LENGTH(TEXT_BODY), LENGTH(HTML_BODY),"
             + " CASE WHEN LENGTH(TEXT_BODY) <= " + CLAIM_BODY_CHARS + " THEN TEXT_BODY END,"
-            + " CASE WHEN LENGTH(HTML_BODY) <= " + CLAIM_BODY_CHARS + " THEN HTML_BODY END, COPY_OF, SUPPRESSED_COUNT"
-            + " FROM MAIL_MESSAGE WHERE ID IN (%s) ORDER BY PRIORITY DESC, CREATED_AT, ID";
+            + " CASE WHEN LENGTH(HTML_BODY) <= " + CLAIM_BODY_CHARS + " THEN HTML_BODY END, COPY_OF, SUPPRESSED_COUNT,"
+            + " UNSUBSCRIBE_LIST FROM MAIL_MESSAGE WHERE ID IN (%s) ORDER BY PRIORITY DESC, CREATED_AT, ID";
 
     /** One claimed row while it is read, before its parts are attached. */
     private record Row(long id, String messageId, Instant createdAt, int attempts, Instant expiresAt, String from,
                        String fromName, String replyTo, String to, String cc, String bcc, String subject,
                        String account, boolean settledRows, boolean maybeHeaders, boolean maybeAttachments,
-                       ClaimedMail.Body body, long filesOf) {
+                       ClaimedMail.Body body, long filesOf, String list) {
+
+        /** @return the mail's recipients, To, then Cc, then Bcc, as written */
+        List<String> recipients() {
+            List<String> all = new ArrayList<>(AddressLists.split(to));
+            all.addAll(AddressLists.split(cc));
+            all.addAll(AddressLists.split(bcc));
+            return all;
+        }
     }
 
-    private List<ClaimedMail> readClaimed(Connection c, List<Long> ids) throws SQLException {
+    private List<ClaimedMail> readClaimed(Connection c, List<Long> ids, Instant now) throws SQLException {
         List<Row> rows = new ArrayList<>(ids.size());
         // By id only: this transaction has just leased (and write-locked) these rows; a read that also named
         // status and owner could take Derby down an index over other claimers' rows and wait for their writers.
@@ -251,12 +262,17 @@ public class ClaimStore {
                     rows.add(new Row(r.getLong(1), r.getString(2), SqlTime.get(r, 3), r.getInt(4), SqlTime.get(r, 5),
                             r.getString(6), r.getString(7), r.getString(8), r.getString(9), r.getString(10),
                             r.getString(11), r.getString(12), r.getString(13), settledRows,
-                            headersUnknown || headers > 0, attachmentsUnknown || attachments > 0, body, filesOf));
+                            headersUnknown || headers > 0, attachmentsUnknown || attachments > 0, body, filesOf,
+                            r.getString(23)));
                 }
             }
         }
         Map<Long, Map<String, RecipientStatus>> settled = settledRecipients(c,
                 rows.stream().filter(Row::settledRows).map(Row::id).toList());
+        Set<Long> nobodyLeft = settleSuppressed(c, rows, settled, now);
+        if (!nobodyLeft.isEmpty()) {
+            rows.removeIf(row -> nobodyLeft.contains(row.id()));
+        }
         Map<Long, List<NewMail.Header>> headers = headers(c, rows.stream().filter(Row::maybeHeaders).map(Row::id).toList());
         Map<Long, List<ClaimedMail.AttachmentInfo>> attachments = attachmentInfos(c,
                 rows.stream().filter(Row::maybeAttachments).map(Row::filesOf).distinct().toList());
@@ -269,6 +285,81 @@ public class ClaimStore {
                     attachments.getOrDefault(row.filesOf(), List.of()), row.body()));
         }
         return mails;
+    }
+
+    /**
+     * Settles the recipients that went on the suppression list (for all mail, or for the mail's list) while
+     * their mail waited in the queue: a SUPPRESSED recipient row each, in the claim's transaction, so that
+     * the claimer never sends to them. One query on the list's primary key per claim. A mail left with no
+     * one but suppressed recipients becomes SUPPRESSED and leaves the claim: its lease is cleared at once.
+     *
+     * @param settled the recipients settled before, per mail; the newly suppressed are added
+     * @return the mails that have no one left to send to
+     */
+    private static Set<Long> settleSuppressed(Connection c, List<Row> rows, Map<Long, Map<String, RecipientStatus>> settled,
+                                              Instant now) throws SQLException {
+        Set<String> addresses = new LinkedHashSet<>();
+        rows.forEach(row -> row.recipients().forEach(a -> addresses.add(SuppressionStore.normalise(a))));
+        Map<String, Set<String>> suppressed = Suppressed.scopes(c, addresses);
+        if (suppressed.isEmpty()) {
+            return Set.of();
+        }
+        Set<Long> nobodyLeft = new HashSet<>();
+        for (Row row : rows) {
+            Map<String, RecipientStatus> done = settled.computeIfAbsent(row.id(), id -> new HashMap<>());
+            Set<String> everyone = new LinkedHashSet<>();
+            List<String> newly = new ArrayList<>();
+            for (String address : row.recipients()) {
+                String key = address.toLowerCase(Locale.ROOT);
+                everyone.add(key);
+                if (!done.containsKey(key) && Suppressed.covers(suppressed, address, row.list())) {
+                    newly.add(key);
+                }
+            }
+            if (newly.isEmpty()) {
+                continue;
+            }
+            for (String key : newly) {
+                settleSuppressed(c, row.id(), key, now);
+                done.put(key, RecipientStatus.SUPPRESSED);
+            }
+            boolean none = everyone.stream().allMatch(key -> done.get(key) == RecipientStatus.SUPPRESSED);
+            try (PreparedStatement s = c.prepareStatement(none
+                    ? "UPDATE MAIL_MESSAGE SET SUPPRESSED_COUNT = COALESCE(SUPPRESSED_COUNT, 0) + ?, STATUS = 'SUPPRESSED',"
+                    + " LEASE_OWNER = NULL, LEASE_EXPIRES_AT = NULL WHERE ID = ?"
+                    : "UPDATE MAIL_MESSAGE SET SUPPRESSED_COUNT = COALESCE(SUPPRESSED_COUNT, 0) + ? WHERE ID = ?")) {
+                s.setInt(1, newly.size());
+                s.setLong(2, row.id());
+                s.executeUpdate();
+            }
+            if (none) {
+                nobodyLeft.add(row.id());
+                LOG.info(() -> "mail " + row.id() + " SUPPRESSED when claimed: all its recipients went on the suppression list");
+            }
+        }
+        return nobodyLeft;
+    }
+
+    /** Marks one recipient SUPPRESSED: its row of an earlier attempt (DEFERRED) is updated, else one is added. */
+    private static void settleSuppressed(Connection c, long mailId, String address, Instant now) throws SQLException {
+        String why = "on the suppression list when the mail was claimed";
+        try (PreparedStatement s = c.prepareStatement("UPDATE MAIL_RECIPIENT SET STATUS = 'SUPPRESSED', REPLY_TEXT = ?,"
+                + " UPDATED_AT = ? WHERE MAIL_ID = ? AND ADDRESS = ?")) {
+            s.setString(1, why);
+            SqlTime.set(s, 2, now);
+            s.setLong(3, mailId);
+            s.setString(4, address);
+            if (s.executeUpdate() > 0) {
+                return;
+            }
+        }
+        try (PreparedStatement s = c.prepareStatement(EnqueueStore.INSERT_SUPPRESSED)) {
+            s.setLong(1, mailId);
+            s.setString(2, address);
+            s.setString(3, why);
+            SqlTime.set(s, 4, now);
+            s.executeUpdate();
+        }
     }
 
     /**

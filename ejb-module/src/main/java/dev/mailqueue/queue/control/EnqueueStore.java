@@ -31,8 +31,8 @@ public class EnqueueStore {
     static final String INSERT_MAIL = "INSERT INTO MAIL_MESSAGE (ID, MESSAGE_ID, STATUS, PRIORITY, CREATED_AT,"
             + " NOT_BEFORE, ATTEMPTS_REMAINING, FROM_ADDRESS, FROM_NAME, REPLY_TO, TO_ADDRESSES, CC_ADDRESSES,"
             + " BCC_ADDRESSES, SUBJECT, TEXT_BODY, HTML_BODY, EXPIRES_AT, IDEMPOTENCY_KEY, IDEMPOTENCY_FINGERPRINT,"
-            + " COPY_OF, SMTP_ACCOUNT, ENQUEUED_BY, HEADER_COUNT, ATTACHMENT_COUNT, SUPPRESSED_COUNT)"
-            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+            + " COPY_OF, SMTP_ACCOUNT, ENQUEUED_BY, HEADER_COUNT, ATTACHMENT_COUNT, SUPPRESSED_COUNT, UNSUBSCRIBE_LIST)"
+            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 
     static final String INSERT_SUPPRESSED = "INSERT INTO MAIL_RECIPIENT (MAIL_ID, ADDRESS, STATUS, REPLY_TEXT,"
             + " UPDATED_AT) VALUES (?, ?, 'SUPPRESSED', ?, ?)";
@@ -140,6 +140,7 @@ public class EnqueueStore {
         s.setInt(23, mail.headers().size());
         s.setInt(24, mail.attachments().size());
         s.setInt(25, suppressed);
+        setText(s, 26, mail.unsubscribeList());
     }
 
     /**

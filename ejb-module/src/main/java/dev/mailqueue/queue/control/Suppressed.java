@@ -13,9 +13,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Which recipients of mails about to be enqueued are on the suppression list, for all mail or for the
- * mail's own list ({@link NewMail#unsubscribeList()}): one query per enqueue (per 500 distinct
- * addresses), on the list's primary key, in the enqueue's transaction.
+ * Which recipients of mails about to be enqueued, or just claimed, are on the suppression list, for all
+ * mail or for the mail's own list ({@link NewMail#unsubscribeList()}): one query per enqueue or claim (per
+ * 500 distinct addresses), on the list's primary key, in that transaction.
  */
 final class Suppressed {
 
@@ -38,6 +38,14 @@ final class Suppressed {
                 }
             }
         }
+        return scopes(c, addresses);
+    }
+
+    /**
+     * @param addresses addresses normalised as {@link SuppressionStore#normalise}
+     * @return those of them on the suppression list, each with the scopes it is suppressed in
+     */
+    static Map<String, Set<String>> scopes(Connection c, Set<String> addresses) throws SQLException {
         Map<String, Set<String>> suppressed = new HashMap<>();
         List<String> all = new ArrayList<>(addresses);
         for (int from = 0; from < all.size(); from += IN_LIST) {
@@ -58,6 +66,17 @@ final class Suppressed {
     }
 
     /**
+     * @param suppressed what {@link #scopes} found
+     * @param address    an address as written
+     * @param list       the mail's list, or null
+     * @return true when the address is suppressed for all mail or for the list
+     */
+    static boolean covers(Map<String, Set<String>> suppressed, String address, String list) {
+        Set<String> scopes = suppressed.get(SuppressionStore.normalise(address));
+        return scopes != null && (scopes.contains(SuppressionStore.ALL) || list != null && scopes.contains(list));
+    }
+
+    /**
      * @param suppressed what {@link #among} found
      * @return the mail's recipients, as given, that are suppressed for all mail or for the mail's list
      */
@@ -68,9 +87,7 @@ final class Suppressed {
         List<String> result = new ArrayList<>();
         for (List<String> list : List.of(mail.to(), mail.cc(), mail.bcc())) {
             for (String address : list) {
-                Set<String> scopes = suppressed.get(SuppressionStore.normalise(address));
-                if (scopes != null && (scopes.contains(SuppressionStore.ALL)
-                        || mail.unsubscribeList() != null && scopes.contains(mail.unsubscribeList()))) {
+                if (covers(suppressed, address, mail.unsubscribeList())) {
                     result.add(address);
                 }
             }

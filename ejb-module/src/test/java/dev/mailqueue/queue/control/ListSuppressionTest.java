@@ -1,6 +1,8 @@
 package dev.mailqueue.queue.control;
 
 import dev.mailqueue.api.MailStatus;
+import dev.mailqueue.mail.entity.RecipientStatus;
+import dev.mailqueue.testsupport.TestMails;
 import dev.mailqueue.testsupport.QueueDatabase;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -13,10 +15,12 @@ import static dev.mailqueue.testsupport.TestMails.inList;
 import static dev.mailqueue.testsupport.TestMails.mail;
 import static dev.mailqueue.testsupport.TestMails.to;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
 
 /**
  * An unsubscribe from one list, on the real schema and database: the address is suppressed for the mails
- * of that list only, while an entry for all mail still covers every list.
+ * of that list only, while an entry for all mail still covers every list; and an address that goes on the
+ * list while a mail waits in the queue is left out when the mail is claimed.
  */
 class ListSuppressionTest {
 
@@ -84,5 +88,35 @@ class ListSuppressionTest {
         assertThat(suppressions.remove("back@example.org", "news")).isTrue();
 
         assertThat(enqueue("news", "back@example.org").status()).isEqualTo(MailStatus.QUEUED);
+    }
+
+    ClaimStore.Claim claim() {
+        ClaimStore claims = db.claimStore();
+        return db.inTransaction(() -> claims.claim("host/server#1", "host/server", NOW, NOW.plusSeconds(60), 10,
+                InDoubtPolicy.RESEND, TestMails.ACCOUNTS));
+    }
+
+    @Test
+    void anUnsubscribeWhileTheMailWaitsLeavesTheAddressOutWhenItIsClaimed() {
+        Enqueued waiting = enqueue("news", "late@example.org", "stays@example.org");
+        Enqueued alone = enqueue("news", "alone@example.org");
+        Enqueued otherList = enqueue("offers", "late@example.org");
+        suppressions.add("late@example.org", "news", SuppressionStore.Reason.UNSUBSCRIBE, null, NOW);
+        suppressions.add("alone@example.org", SuppressionStore.ALL, SuppressionStore.Reason.HARD_BOUNCE, "5.1.1", NOW);
+
+        ClaimStore.Claim claim = claim();
+
+        assertThat(claim.mails()).extracting(ClaimedMail::id).as("the mail with no one left is not handed out")
+                .containsExactlyInAnyOrder(waiting.id(), otherList.id());
+        ClaimedMail claimed = claim.mails().stream().filter(m -> m.id() == waiting.id()).findFirst().orElseThrow();
+        assertThat(claimed.settled()).containsExactly(entry("late@example.org", RecipientStatus.SUPPRESSED));
+        ClaimedMail offers = claim.mails().stream().filter(m -> m.id() == otherList.id()).findFirst().orElseThrow();
+        assertThat(offers.settled()).as("another list").isEmpty();
+        assertThat(db.text("SELECT STATUS FROM MAIL_RECIPIENT WHERE MAIL_ID = ? AND ADDRESS = ?", waiting.id(),
+                "late@example.org")).isEqualTo("SUPPRESSED");
+        assertThat(db.number("SELECT SUPPRESSED_COUNT FROM MAIL_MESSAGE WHERE ID = ?", waiting.id())).isEqualTo(1);
+        assertThat(db.text("SELECT STATUS FROM MAIL_MESSAGE WHERE ID = ?", alone.id())).isEqualTo("SUPPRESSED");
+        assertThat(db.text("SELECT LEASE_OWNER FROM MAIL_MESSAGE WHERE ID = ?", alone.id())).isNull();
+        assertThat(db.text("SELECT STATUS FROM MAIL_RECIPIENT WHERE MAIL_ID = ?", alone.id())).isEqualTo("SUPPRESSED");
     }
 }
