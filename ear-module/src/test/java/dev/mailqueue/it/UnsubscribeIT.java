@@ -25,8 +25,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class UnsubscribeIT extends QueueServerIT {
 
-    private static final String READER = "reader@list.example";
-    private static final String OTHER = "other.reader@list.example";
+    /** Unique per run: the suppression list outlives a run on a database that is kept (Derby in target/). */
+    private static final String RUN = Long.toString(System.currentTimeMillis(), 36);
+    private static final String READER = "reader." + RUN + "@list.example";
+    private static final String OTHER = "other.reader." + RUN + "@list.example";
     private static final HttpClient BROWSER = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
     @Test
@@ -85,7 +87,7 @@ class UnsubscribeIT extends QueueServerIT {
 
     @Test
     void aMailOfTheListThatWaitsInTheQueueIsNotSentAfterTheUnsubscribe() throws Exception {
-        String late = "late.reader@list.example";
+        String late = "late.reader." + RUN + "@list.example";
         EnqueueReceipt first = QueueApi.enqueue(new MailRequest().from("news@sender.example").to(late)
                 .subject("Monthly 1").text("Hello").unsubscribeList("monthly"));
         QueueApi.awaitStatus(first.getId(), MailStatus.SENT, Duration.ofSeconds(30));
@@ -105,10 +107,10 @@ class UnsubscribeIT extends QueueServerIT {
 
     @Test
     void aForgedOrMalformedLinkIsA404AndChangesNothing() throws Exception {
-        EnqueueReceipt sent = QueueApi.enqueue(new MailRequest().from("news@sender.example").to("victim@list.example")
+        EnqueueReceipt sent = QueueApi.enqueue(new MailRequest().from("news@sender.example").to("victim." + RUN + "@list.example")
                 .subject("Digest").text("Hello").unsubscribeList("digest"));
         QueueApi.awaitStatus(sent.getId(), MailStatus.SENT, Duration.ofSeconds(30));
-        String field = SMTP.inbox("victim@list.example").get(0).getHeader("List-Unsubscribe", null);
+        String field = SMTP.inbox("victim." + RUN + "@list.example").get(0).getHeader("List-Unsubscribe", null);
         String link = field.substring(1, field.length() - 1);
         String token = link.substring(link.lastIndexOf('/') + 1);
         String tag = token.substring(token.lastIndexOf('.'));
@@ -125,7 +127,7 @@ class UnsubscribeIT extends QueueServerIT {
             assertThat(page.statusCode()).isEqualTo(404);
         }
         assertThat(suppression("someone@list.example", "digest").statusCode()).isEqualTo(404);
-        assertThat(suppression("victim@list.example", "digest").statusCode()).isEqualTo(404);
+        assertThat(suppression("victim." + RUN + "@list.example", "digest").statusCode()).isEqualTo(404);
     }
 
     @Test
