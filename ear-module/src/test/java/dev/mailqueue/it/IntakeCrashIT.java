@@ -24,7 +24,7 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The bounce intake killed mid-run (issue 11): 300 Delivery Status Notifications for 300 sent mails wait in
+ * The bounce intake killed mid-run (issue 11): 120 Delivery Status Notifications for 120 sent mails wait in
  * a bounce mailbox that only the second test server reads; it is killed with SIGKILL while it records them
  * and started again. Every report is then recorded exactly once: no report lost (each mail has its BOUNCED
  * recipient, its attempt-log row and its suppression), none counted twice (one BOUNCED row a mail, one
@@ -34,7 +34,7 @@ import static org.awaitility.Awaitility.await;
  */
 class IntakeCrashIT extends QueueServerIT {
 
-    private static final int REPORTS = 300;
+    private static final int REPORTS = 120;
     private static final Path POSTFIX_DSN = Path.of("../ejb-module/src/test/resources/dev/mailqueue/bounce/control/postfix-failed.eml");
 
     @Test
@@ -71,7 +71,7 @@ class IntakeCrashIT extends QueueServerIT {
         }
     }
 
-    /** Sends one mail to each of 300 addresses (one batch) and waits until all are SENT. */
+    /** Sends one mail to each of {@value #REPORTS} addresses (one batch) and waits until all are SENT. */
     private static List<EnqueueReceipt> sendMails() {
         List<String> json = new ArrayList<>();
         for (int i = 0; i < REPORTS; i++) {
