@@ -1,29 +1,30 @@
 package dev.mailqueue.admin.boundary;
 
-import dev.mailqueue.api.FieldError;
-import dev.mailqueue.api.SuppressionView;
-import dev.mailqueue.queue.control.SuppressionStore;
-
 import dev.mailqueue.admin.control.BulkActions;
 import dev.mailqueue.admin.control.FilterRules;
 import dev.mailqueue.admin.control.MailSearch;
 import dev.mailqueue.admin.control.StatisticsReader;
 import dev.mailqueue.api.AttemptView;
+import dev.mailqueue.api.FieldError;
 import dev.mailqueue.api.InvalidFilterException;
 import dev.mailqueue.api.MailAdminRemote;
 import dev.mailqueue.api.MailFilter;
+import dev.mailqueue.api.MailLimits;
 import dev.mailqueue.api.MailNotFoundException;
 import dev.mailqueue.api.MailPage;
 import dev.mailqueue.api.MailStateException;
 import dev.mailqueue.api.MailView;
 import dev.mailqueue.api.QueueStatistics;
+import dev.mailqueue.api.SuppressionView;
+import dev.mailqueue.api.validation.MailAddressValidator;
 import dev.mailqueue.log.control.LogText;
 import dev.mailqueue.mail.boundary.Roles;
 import dev.mailqueue.mail.control.MailFactory;
 import dev.mailqueue.mail.control.MailViews;
-import dev.mailqueue.queue.control.OperatorStore;
 import dev.mailqueue.mail.entity.MailMessage;
 import dev.mailqueue.mail.entity.Utc;
+import dev.mailqueue.queue.control.OperatorStore;
+import dev.mailqueue.queue.control.SuppressionStore;
 import jakarta.annotation.Resource;
 import jakarta.annotation.security.DeclareRoles;
 import jakarta.annotation.security.RolesAllowed;
@@ -54,7 +55,7 @@ import java.util.logging.Logger;
 public class QueueAdministration implements MailAdminLocal, MailAdminRemote {
 
     /** A list name: the scope of a suppression. */
-    private static final java.util.regex.Pattern LIST = java.util.regex.Pattern.compile("[A-Za-z0-9._-]{1,64}");
+    private static final java.util.regex.Pattern LIST = java.util.regex.Pattern.compile(MailLimits.LIST_NAME);
 
     private static final Logger LOG = Logger.getLogger(QueueAdministration.class.getName());
 
@@ -215,7 +216,7 @@ public class QueueAdministration implements MailAdminLocal, MailAdminRemote {
 
     private static void checkSuppression(String address, String list, String note) throws InvalidFilterException {
         List<FieldError> errors = new ArrayList<>();
-        if (address == null || address.isBlank() || address.length() > 254 || !isBareAddress(address.strip())) {
+        if (address == null || MailAddressValidator.problemWith(address.strip()) != null) {
             errors.add(new FieldError("address", "must be a bare address such as user@example.com, at most 254"
                     + " characters (RFC 5321 §4.5.3.1.3)"));
         }
@@ -227,15 +228,6 @@ public class QueueAdministration implements MailAdminLocal, MailAdminRemote {
         }
         if (!errors.isEmpty()) {
             throw new InvalidFilterException(errors);
-        }
-    }
-
-    private static boolean isBareAddress(String address) {
-        try {
-            jakarta.mail.internet.InternetAddress parsed = new jakarta.mail.internet.InternetAddress(address, true);
-            return parsed.getPersonal() == null && address.equals(parsed.getAddress()) && address.indexOf('@') > 0;
-        } catch (jakarta.mail.internet.AddressException e) {
-            return false;
         }
     }
 

@@ -33,10 +33,13 @@ public class MailAddressValidator implements ConstraintValidator<MailAddress, St
     }
 
     /**
+     * The rules of {@link MailAddress}, for code that checks an address outside Bean Validation (e.g. an
+     * operator's suppression-list entry).
+     *
      * @param value the candidate address, not null
      * @return null when the address is acceptable, otherwise a sentence that says what is wrong
      */
-    static String problemWith(String value) {
+    public static String problemWith(String value) {
         if (value.isBlank()) {
             return "must not be blank";
         }

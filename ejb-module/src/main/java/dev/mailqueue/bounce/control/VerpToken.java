@@ -1,10 +1,8 @@
 package dev.mailqueue.bounce.control;
 
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
+import dev.mailqueue.server.control.TruncatedHmac;
+
 import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
-import java.security.MessageDigest;
 import java.util.HexFormat;
 import java.util.Locale;
 import java.util.OptionalLong;
@@ -34,11 +32,10 @@ public final class VerpToken {
     /** Longest token: 13 base-36 digits of the largest mail id, a hyphen, 20 hex digits of MAC. */
     public static final int MAX_CHARS = 13 + 1 + 2 * MAC_BYTES;
 
-    private static final String ALGORITHM = "HmacSHA256";
     private static final String CONTEXT = "mailqueue-verp-v1:";
     private static final Pattern FORM = Pattern.compile("([0-9a-z]{1,13})-([0-9a-f]{" + 2 * MAC_BYTES + "})");
 
-    private final SecretKeySpec key;
+    private final TruncatedHmac hmac;
 
     /**
      * @param secret the server secret, at least {@value #MIN_SECRET_BYTES} octets in UTF-8 (e.g. the 64 hex
@@ -51,8 +48,7 @@ public final class VerpToken {
             throw new IllegalArgumentException("the VERP secret must be at least " + MIN_SECRET_BYTES
                     + " octets long (RFC 2104 §3), was " + bytes.length);
         }
-        key = new SecretKeySpec(bytes, ALGORITHM);
-        mac(1); // fails here, at configuration time, if the platform lacks HmacSHA256 (every Java SE has it)
+        hmac = new TruncatedHmac(bytes, CONTEXT, MAC_BYTES);
     }
 
     /**
@@ -64,7 +60,7 @@ public final class VerpToken {
         if (mailId < 0) {
             throw new IllegalArgumentException("a mail id is 0 or more, was " + mailId);
         }
-        return Long.toString(mailId, 36) + "-" + HexFormat.of().formatHex(mac(mailId));
+        return Long.toString(mailId, 36) + "-" + HexFormat.of().formatHex(hmac.tag(Long.toString(mailId)));
     }
 
     /**
@@ -87,20 +83,7 @@ public final class VerpToken {
             return OptionalLong.empty();
         }
         byte[] given = HexFormat.of().parseHex(m.group(2));
-        return MessageDigest.isEqual(given, mac(mailId)) ? OptionalLong.of(mailId) : OptionalLong.empty();
-    }
-
-    private byte[] mac(long mailId) {
-        try {
-            Mac mac = Mac.getInstance(ALGORITHM);
-            mac.init(key);
-            byte[] full = mac.doFinal((CONTEXT + mailId).getBytes(StandardCharsets.US_ASCII));
-            byte[] truncated = new byte[MAC_BYTES];
-            System.arraycopy(full, 0, truncated, 0, MAC_BYTES);
-            return truncated;
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException(ALGORITHM + " is required of every Java platform", e);
-        }
+        return hmac.verifies(Long.toString(mailId), given) ? OptionalLong.of(mailId) : OptionalLong.empty();
     }
 
     @Override

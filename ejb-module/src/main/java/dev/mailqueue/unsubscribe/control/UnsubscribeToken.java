@@ -1,11 +1,8 @@
 package dev.mailqueue.unsubscribe.control;
 
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
+import dev.mailqueue.server.control.TruncatedHmac;
+
 import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
-import java.security.MessageDigest;
-import java.util.Arrays;
 import java.util.Base64;
 import java.util.Optional;
 
@@ -39,7 +36,7 @@ public record UnsubscribeToken(String list, String address) {
      */
     public String sign(String secret) {
         String payload = list + "\n" + address;
-        return ENCODER.encodeToString(payload.getBytes(StandardCharsets.UTF_8)) + "." + ENCODER.encodeToString(tag(secret, payload));
+        return ENCODER.encodeToString(payload.getBytes(StandardCharsets.UTF_8)) + "." + ENCODER.encodeToString(hmac(secret).tag(payload));
     }
 
     /**
@@ -66,22 +63,16 @@ public record UnsubscribeToken(String list, String address) {
             return Optional.empty();
         }
         int lf = payload.indexOf('\n');
-        if (lf <= 0 || lf == payload.length() - 1 || !MessageDigest.isEqual(tag, tag(secret, payload))) {
+        if (lf <= 0 || lf == payload.length() - 1 || !hmac(secret).verifies(payload, tag)) {
             return Optional.empty();
         }
         return Optional.of(new UnsubscribeToken(payload.substring(0, lf), payload.substring(lf + 1)));
     }
 
-    private static byte[] tag(String secret, String payload) {
+    private static TruncatedHmac hmac(String secret) {
         if (secret == null || secret.length() < MIN_SECRET_CHARS) {
             throw new IllegalArgumentException("the unsubscribe secret must have at least " + MIN_SECRET_CHARS + " characters");
         }
-        try {
-            Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
-            return Arrays.copyOf(mac.doFinal(("unsubscribe\n" + payload).getBytes(StandardCharsets.UTF_8)), TAG_BYTES);
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("HmacSHA256 is missing from this Java runtime", e);
-        }
+        return new TruncatedHmac(secret.getBytes(StandardCharsets.UTF_8), "unsubscribe\n", TAG_BYTES);
     }
 }
