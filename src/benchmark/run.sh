@@ -119,6 +119,8 @@ sink_pid=$!
 if [[ $("${psql_cmd[@]}" -Atc "SELECT to_regclass('mailqueue.mail_message') IS NOT NULL") == t ]]; then
     say "emptying the queue's tables in schema mailqueue"
     "${psql_cmd[@]}" -c 'TRUNCATE mailqueue.mail_message CASCADE'
+    # The outbox (V9) has no foreign key to the mails; a schema from before V9 has no such tables.
+    "${psql_cmd[@]}" -c 'TRUNCATE mailqueue.mail_event, mailqueue.webhook_delivery' 2>/dev/null || true
 fi
 
 say "starting the server: mvn -P run,postgresql (log: $out/server.log)"

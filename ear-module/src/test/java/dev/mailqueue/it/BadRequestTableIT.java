@@ -113,7 +113,10 @@ class BadRequestTableIT extends QueueServerIT {
         enqueue("from as array", mail(Map.of("from", "[\"alice@sender.example\"]")), "from");
         enqueue("from as number", mail(Map.of("from", "7")), "from");
         enqueue("from missing", mail(mapWithNull("from")), "from");
-        enqueue("from with display name", mail(Map.of("from", "\"Alice <alice@sender.example>\"")), "from");
+        enqueue("from with a comment", mail(Map.of("from", "\"alice@sender.example (Alice)\"")), "from");
+        enqueue("from as a group", mail(Map.of("from", "\"Team: alice@sender.example;\"")), "from");
+        enqueue("to with an unquoted comma", mail(Map.of("to", "[\"Doe, Jane <jane@to.example>\"]")), "to[0]");
+        enqueue("to object without address", mail(Map.of("to", "[{\"name\": \"Jane\"}]")), "to[0].address");
         enqueue("to as string", mail(Map.of("to", "\"bob@to.example\"")), "to");
         enqueue("to with null", mail(Map.of("to", "[null]")), "to[0]");
         enqueue("to with number", mail(Map.of("to", "[1]")), "to[0]");

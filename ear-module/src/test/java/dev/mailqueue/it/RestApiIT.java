@@ -154,7 +154,7 @@ class RestApiIT extends QueueServerIT {
         assertRefused("{\"from\":\"alice@sender.example\",\"to\":[\"bob@to.example\"],\"text\":\"x\","
                 + "\"subject\":\"Hi\\r\\nBcc: victim@evil.example\"}", "subject");
         assertRefused("{\"from\":\"alice@sender.example\",\"to\":[],\"cc\":[],\"text\":\"x\"}", "to");
-        assertRefused("{\"from\":\"Alice <alice@sender.example>\",\"to\":[\"bob@to.example\"],\"text\":\"x\"}", "from");
+        assertRefused("{\"from\":\"alice@sender.example (Alice)\",\"to\":[\"bob@to.example\"],\"text\":\"x\"}", "from");
         assertRefused("{\"from\":\"alice@sender.example\",\"to\":[\"bob@to.example\"],\"text\":\""
                 + "x".repeat(1_048_577) + "\"}", "text");
         assertRefused("{\"from\":\"alice@sender.example\",\"to\":[\"bob@to.example\"],\"text\":\"x\",\"priority\":10}",

@@ -19,6 +19,9 @@ public class MailFilter implements Serializable {
     private String recipient;
     private String sender;
     private String enqueuedBy;
+    private String campaign;
+    private String tag;
+    private String reference;
     // ISO-8601 text, as in MailView: the ORB cannot marshal java.time types on Java 17.
     private String createdFrom;
     private String createdTo;
@@ -74,6 +77,33 @@ public class MailFilter implements Serializable {
         this.enqueuedBy = enqueuedBy;
     }
 
+    /** @return the mails' campaign, exactly */
+    public String getCampaign() {
+        return campaign;
+    }
+
+    public void setCampaign(String campaign) {
+        this.campaign = campaign;
+    }
+
+    /** @return a tag the mails carry, exactly */
+    public String getTag() {
+        return tag;
+    }
+
+    public void setTag(String tag) {
+        this.tag = tag;
+    }
+
+    /** @return the caller's reference of the mails, exactly */
+    public String getReference() {
+        return reference;
+    }
+
+    public void setReference(String reference) {
+        this.reference = reference;
+    }
+
     /** @return created at or after this instant */
     public Instant getCreatedFrom() {
         return createdFrom == null ? null : Instant.parse(createdFrom);
@@ -117,6 +147,7 @@ public class MailFilter implements Serializable {
     /** @return true when no criterion is set, so the filter matches every mail */
     public boolean isEmpty() {
         return ids.isEmpty() && statuses.isEmpty() && recipient == null && sender == null && enqueuedBy == null
+                && campaign == null && tag == null && reference == null
                 && createdFrom == null && createdTo == null && errorText == null && bounced == null;
     }
 

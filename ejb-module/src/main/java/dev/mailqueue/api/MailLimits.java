@@ -81,6 +81,18 @@ public final class MailLimits {
      */
     public static final String LIST_NAME = "[A-Za-z0-9._-]{1,64}";
 
+    /** A campaign's name: the same characters as a list name, 1 to 64 of them. */
+    public static final String CAMPAIGN_NAME = LIST_NAME;
+
+    /** A tag: 1 to 64 of A-Z a-z 0-9 . _ - : (no comma: a mail's tags are stored comma-separated). */
+    public static final String TAG = "[A-Za-z0-9._:-]{1,64}";
+
+    /** Tags per mail. */
+    public static final int TAGS = 10;
+
+    /** The caller's own reference for a mail, in characters. */
+    public static final int REFERENCE_CHARS = 255;
+
     /**
      * @param instant an instant, not null
      * @return whether it lies from {@link #EARLIEST_INSTANT} to {@link #LATEST_INSTANT}, both included

@@ -19,8 +19,9 @@ import java.util.Map;
 
 /**
  * One mail to enqueue, as a caller describes it: the JSON body of {@code POST /api/mails} and the
- * argument of {@link MailQueue#enqueue(MailRequest)}. Addresses are bare ({@code user@example.com});
- * the sender's display name goes in {@link #getFromName()}. Limits are those of {@link MailLimits}.
+ * argument of {@link MailQueue#enqueue(MailRequest)}. Addresses are mailboxes: bare ({@code user@example.com})
+ * or with a display name ({@code "Doe, Jane" <jane@example.com>}, see {@link Mailboxes#named}); Unicode
+ * domains and local parts are accepted ({@link MailAddress}). Limits are those of {@link MailLimits}.
  * A request that breaks a rule is refused whole with an {@link InvalidMailException} naming the field.
  */
 @DeliverableMail
@@ -81,11 +82,23 @@ public class MailRequest implements Serializable {
     @Pattern(regexp = MailLimits.LIST_NAME, message = "is not a list name (A-Z a-z 0-9 . _ -, 1 to 64 characters)")
     private String unsubscribeList;
 
+    @Size(max = MailLimits.REFERENCE_CHARS, message = "must be at most {max} characters")
+    @PlainText
+    private String reference;
+
+    @Pattern(regexp = MailLimits.CAMPAIGN_NAME, message = "is not a campaign name (A-Z a-z 0-9 . _ -, 1 to 64 characters)")
+    private String campaign;
+
+    @Size(max = MailLimits.TAGS, message = "must hold at most {max} tags")
+    private List<@NotNull(message = "must not be null")
+            @Pattern(regexp = MailLimits.TAG, message = "is not a tag (A-Z a-z 0-9 . _ - :, 1 to 64 characters)") String> tags
+            = new ArrayList<>();
+
     /** An empty request; JSON-B and Java callers fill it through the setters or the fluent methods. */
     public MailRequest() {
     }
 
-    /** @return the sender's bare address, required; also the envelope sender (RFC 5321 MAIL FROM) */
+    /** @return the sender's mailbox, required; its address is also the envelope sender (RFC 5321 MAIL FROM) */
     public String getFrom() {
         return from;
     }
@@ -282,6 +295,62 @@ public class MailRequest implements Serializable {
 
     public void setUnsubscribeList(String unsubscribeList) {
         this.unsubscribeList = unsubscribeList;
+    }
+
+    /**
+     * @return the caller's own reference for the mail (e.g. an order number), optional, at most 255
+     *         characters, no control characters; returned in the mail's view and in every delivery event,
+     *         and searchable
+     */
+    public String getReference() {
+        return reference;
+    }
+
+    public void setReference(String reference) {
+        this.reference = reference;
+    }
+
+    /** Fluent form of {@link #setReference(String)}. @return this request */
+    public MailRequest reference(String reference) {
+        this.reference = reference;
+        return this;
+    }
+
+    /**
+     * @return the campaign the mail belongs to, optional, matching {@link MailLimits#CAMPAIGN_NAME}: an
+     *         operator can pause, resume or cancel everything still queued of a campaign in one call, and
+     *         search, statistics and webhook endpoints filter by it
+     */
+    public String getCampaign() {
+        return campaign;
+    }
+
+    public void setCampaign(String campaign) {
+        this.campaign = campaign;
+    }
+
+    /** Fluent form of {@link #setCampaign(String)}. @return this request */
+    public MailRequest campaign(String campaign) {
+        this.campaign = campaign;
+        return this;
+    }
+
+    /**
+     * @return the mail's tags, at most {@value MailLimits#TAGS}, each matching {@link MailLimits#TAG};
+     *         repeats are kept once; carried in every delivery event, and searchable
+     */
+    public List<String> getTags() {
+        return tags;
+    }
+
+    public void setTags(List<String> tags) {
+        this.tags = tags;
+    }
+
+    /** Fluent form of {@link #setTags(List)}. @return this request */
+    public MailRequest tags(String... tags) {
+        this.tags = new ArrayList<>(List.of(tags));
+        return this;
     }
 
     /** Fluent form of {@link #setUnsubscribeList(String)}. @return this request */

@@ -23,6 +23,7 @@ public class MailView implements Serializable {
     private List<String> to = new ArrayList<>();
     private List<String> cc = new ArrayList<>();
     private List<String> bcc = new ArrayList<>();
+    private List<AddressView> addresses = new ArrayList<>();
     private String subject;
     // Times are kept as ISO-8601 text: Liberty's ORB (Yoko) cannot marshal java.time types on Java 17
     // (java.time is not open to it), so the remote view would fail. The accessors speak Instant.
@@ -34,6 +35,9 @@ public class MailView implements Serializable {
     private String sentAt;
     private String lastError;
     private String account;
+    private String reference;
+    private String campaign;
+    private List<String> tags = new ArrayList<>();
     private String enqueuedBy;
     private List<AttemptView> attempts = new ArrayList<>();
     private String expiresAt;
@@ -111,6 +115,18 @@ public class MailView implements Serializable {
         this.bcc = bcc;
     }
 
+    /**
+     * @return every address of the mail with its name and both forms of its domain: From, Reply-To, then
+     *         the recipients in order; only in the full view of one mail, empty in summaries
+     */
+    public List<AddressView> getAddresses() {
+        return addresses;
+    }
+
+    public void setAddresses(List<AddressView> addresses) {
+        this.addresses = addresses;
+    }
+
     public String getSubject() {
         return subject;
     }
@@ -186,6 +202,33 @@ public class MailView implements Serializable {
 
     public void setAccount(String account) {
         this.account = account;
+    }
+
+    /** @return the caller's own reference given at enqueue, or null */
+    public String getReference() {
+        return reference;
+    }
+
+    public void setReference(String reference) {
+        this.reference = reference;
+    }
+
+    /** @return the campaign given at enqueue, or null */
+    public String getCampaign() {
+        return campaign;
+    }
+
+    public void setCampaign(String campaign) {
+        this.campaign = campaign;
+    }
+
+    /** @return the tags given at enqueue, without repeats; empty for none */
+    public List<String> getTags() {
+        return tags;
+    }
+
+    public void setTags(List<String> tags) {
+        this.tags = tags == null ? new ArrayList<>() : new ArrayList<>(tags);
     }
 
     /** @return the user that enqueued the mail, or null for mail queued before it was recorded */

@@ -26,6 +26,9 @@ public class QueueStatistics implements Serializable {
     private long bouncedLast24h;
     private long complainedLast24h;
     private LinkedHashMap<String, Long> suppressionsByReason = new LinkedHashMap<>();
+    private ArrayList<String> pausedCampaigns = new ArrayList<>();
+    private ArrayList<String> webhookEndpointsDisabled = new ArrayList<>();
+    private long webhookDeliveriesPending;
 
     /** For JSON-B. */
     public QueueStatistics() {
@@ -128,6 +131,33 @@ public class QueueStatistics implements Serializable {
 
     public void setSuppressionsByReason(Map<String, Long> suppressionsByReason) {
         this.suppressionsByReason = suppressionsByReason == null ? new LinkedHashMap<>() : new LinkedHashMap<>(suppressionsByReason);
+    }
+
+    /** @return the campaigns whose mail waits (paused), by name */
+    public List<String> getPausedCampaigns() {
+        return pausedCampaigns;
+    }
+
+    public void setPausedCampaigns(List<String> pausedCampaigns) {
+        this.pausedCampaigns = pausedCampaigns == null ? new ArrayList<>() : new ArrayList<>(pausedCampaigns);
+    }
+
+    /** @return the webhook endpoints disabled for failing too long: nothing is sent to them until enabled */
+    public List<String> getWebhookEndpointsDisabled() {
+        return webhookEndpointsDisabled;
+    }
+
+    public void setWebhookEndpointsDisabled(List<String> webhookEndpointsDisabled) {
+        this.webhookEndpointsDisabled = webhookEndpointsDisabled == null ? new ArrayList<>() : new ArrayList<>(webhookEndpointsDisabled);
+    }
+
+    /** @return webhook deliveries not yet made (waiting or backing off), over all endpoints */
+    public long getWebhookDeliveriesPending() {
+        return webhookDeliveriesPending;
+    }
+
+    public void setWebhookDeliveriesPending(long webhookDeliveriesPending) {
+        this.webhookDeliveriesPending = webhookDeliveriesPending;
     }
 
     /** One hour of throughput: mails sent (SMTP 250) and mails that ended FAILED in it. */

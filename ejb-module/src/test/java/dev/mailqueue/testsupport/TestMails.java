@@ -54,6 +54,13 @@ public final class TestMails {
                 m.enqueuedBy(), m.attachments(), m.headers(), list);
     }
 
+    /** @return the mail of a campaign, with a reference and tags */
+    public static NewMail inCampaign(NewMail m, String campaign, String reference, List<String> tags) {
+        return new NewMail(m.messageId(), m.priority(), m.createdAt(), m.notBefore(), m.attempts(), m.expiresAt(), m.from(),
+                m.fromName(), m.replyTo(), m.to(), m.cc(), m.bcc(), m.subject(), m.text(), m.html(), m.account(),
+                m.enqueuedBy(), m.attachments(), m.headers(), m.unsubscribeList(), m.names(), reference, campaign, tags);
+    }
+
     /** @return the mail with this many attempts and this expiry */
     public static NewMail attempts(NewMail m, int attempts, Instant expiresAt) {
         return new NewMail(m.messageId(), m.priority(), m.createdAt(), m.notBefore(), attempts, expiresAt, m.from(),

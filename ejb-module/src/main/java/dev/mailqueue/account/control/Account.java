@@ -19,9 +19,12 @@ import java.util.Set;
  * @param bounceAddress where reports about its mail go, {@code local@domain}, made a VERP envelope sender per
  *                      mail ({@code local+<token>@domain}, see {@code dev.mailqueue.bounce.control.VerpAddress});
  *                      null when the session's envelope sender is used as it is
+ * @param refusesSmtpUtf8 true when mail routed to it may not have an address with a non-ASCII local part
+ *                      (refused at enqueue, for a relay that never offers SMTPUTF8, RFC 6531); false when such
+ *                      a recipient is tried and fails alone if the server does not offer SMTPUTF8
  */
 public record Account(String name, List<String> failover, Set<String> senderDomains, int perMinute, int perDay,
-                      String bounceAddress) {
+                      String bounceAddress, boolean refusesSmtpUtf8) {
 
     /** Longest account name: the width of the SMTP_ACCOUNT columns. */
     public static final int NAME_CHARS = 64;
@@ -29,6 +32,12 @@ public record Account(String name, List<String> failover, Set<String> senderDoma
     public Account {
         failover = List.copyOf(failover);
         senderDomains = Set.copyOf(senderDomains);
+    }
+
+    /** An account that tries SMTPUTF8 addresses. */
+    public Account(String name, List<String> failover, Set<String> senderDomains, int perMinute, int perDay,
+                   String bounceAddress) {
+        this(name, failover, senderDomains, perMinute, perDay, bounceAddress, false);
     }
 
     /** An account without a bounce address: its mail keeps the session's envelope sender. */

@@ -34,6 +34,9 @@ import java.util.regex.Pattern;
  *       the account's mail go to, e.g. {@code bounces@example.com}; each mail then gets the VERP envelope
  *       sender {@code bounces+<token>@example.com} ({@link VerpAddress}). Default none: the session's
  *       envelope sender as it is.</li>
+ *   <li>{@code mailqueue.account.<name>.smtputf8}: {@code try} (default) sends an address with a non-ASCII
+ *       local part when the server offers SMTPUTF8 (RFC 6531) and fails that recipient alone when it does not;
+ *       {@code refuse} refuses such addresses at enqueue, for a relay that never offers it.</li>
  *   <li>{@code mailqueue.bounce.verp-secret}: the server secret that authenticates VERP tokens
  *       ({@link VerpToken}), at least {@value VerpToken#MIN_SECRET_BYTES} octets; required when any account
  *       has a bounce address, and the same on every server of a queue. No default: never shipped.</li>
@@ -55,13 +58,27 @@ public final class AccountSettings {
     }
 
     /**
+     * @return true for {@code refuse}, false for {@code try} or nothing
+     * @throws IllegalArgumentException naming the setting for any other value
+     */
+    private static boolean refusesSmtpUtf8(String key, Function<String, Optional<String>> setting) {
+        String value = setting.apply(key).map(String::strip).filter(v -> !v.isEmpty()).orElse("try");
+        return switch (value) {
+            case "try" -> false;
+            case "refuse" -> true;
+            default -> throw new IllegalArgumentException(key + ": '" + value + "' is neither try nor refuse");
+        };
+    }
+
+    /**
      * @param setting the value of a named setting, empty when it is not set
      * @return the accounts in the order {@code mailqueue.accounts} lists them; the first is the default
      * @throws IllegalArgumentException naming the setting at fault: a bad or repeated account name, a
      *                                  failover to an unknown account or to itself, a sender domain
      *                                  claimed by two accounts, a rate that is negative or not a number,
      *                                  a bounce address that {@link VerpAddress#problem} refuses, a bounce
-     *                                  address without {@value #VERP_SECRET} or a secret too short
+     *                                  address without {@value #VERP_SECRET} or a secret too short, an
+     *                                  smtputf8 value other than try or refuse
      */
     public static List<Account> parse(Function<String, Optional<String>> setting) {
         List<String> names = list(setting.apply(ACCOUNTS).filter(v -> !v.isBlank()).orElse(DEFAULT_ACCOUNTS));
@@ -98,7 +115,7 @@ public final class AccountSettings {
             }
             accounts.put(name, new Account(name, failover, domains,
                     count(prefix + "rate.per-minute", setting), count(prefix + "rate.per-day", setting),
-                    bounceAddress(prefix + "bounce-address", setting)));
+                    bounceAddress(prefix + "bounce-address", setting), refusesSmtpUtf8(prefix + "smtputf8", setting)));
         }
         List<Account> result = new ArrayList<>(accounts.values());
         verpToken(setting, result);

@@ -69,6 +69,15 @@ public class QueueAdministration implements MailAdminLocal, MailAdminRemote {
     OperatorStore store;
 
     @Inject
+    dev.mailqueue.queue.control.CampaignStore campaigns;
+
+    @Inject
+    dev.mailqueue.queue.control.EventStore events;
+
+    @Inject
+    dev.mailqueue.webhook.control.WebhookSettings webhooks;
+
+    @Inject
     SuppressionStore suppressions;
 
     @Inject
@@ -145,7 +154,20 @@ public class QueueAdministration implements MailAdminLocal, MailAdminRemote {
 
     @Override
     public QueueStatistics statistics() {
-        return StatisticsReader.read(em, Utc.now());
+        QueueStatistics stats = StatisticsReader.read(em, Utc.now());
+        stats.setPausedCampaigns(campaigns.paused());
+        List<String> disabled = new ArrayList<>();
+        long pending = 0;
+        for (var endpoint : webhooks.endpoints()) {
+            var state = events.state(endpoint.name());
+            pending += state.pending();
+            if (state.disabledAt() != null) {
+                disabled.add(endpoint.name());
+            }
+        }
+        stats.setWebhookEndpointsDisabled(disabled);
+        stats.setWebhookDeliveriesPending(pending);
+        return stats;
     }
 
     private MailView find(long id) throws MailNotFoundException {

@@ -47,6 +47,9 @@ public final class FilterRules {
         text("recipient", filter.getRecipient(), errors);
         text("sender", filter.getSender(), errors);
         text("enqueuedBy", filter.getEnqueuedBy(), errors);
+        text("campaign", filter.getCampaign(), errors);
+        text("tag", filter.getTag(), errors);
+        text("reference", filter.getReference(), errors);
         text("errorText", filter.getErrorText(), errors);
         instant("createdFrom", filter, true, errors);
         instant("createdTo", filter, false, errors);

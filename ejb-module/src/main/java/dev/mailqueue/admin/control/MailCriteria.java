@@ -60,6 +60,15 @@ public final class MailCriteria {
         if (filter.getEnqueuedBy() != null) {
             where.add(cb.equal(mail.get("enqueuedBy"), filter.getEnqueuedBy()));
         }
+        if (filter.getCampaign() != null) {
+            where.add(cb.equal(mail.get("campaign"), filter.getCampaign()));
+        }
+        if (filter.getReference() != null) {
+            where.add(cb.equal(mail.get("reference"), filter.getReference()));
+        }
+        if (filter.getTag() != null) { // TAGS is comma separated and a tag holds no comma
+            where.add(cb.like(cb.concat(cb.concat(",", mail.<String>get("tags")), ","), contains("," + filter.getTag() + ","), ESCAPE));
+        }
         Path<java.time.LocalDateTime> created = mail.get("createdAt");
         if (filter.getCreatedFrom() != null) {
             where.add(cb.greaterThanOrEqualTo(created, Utc.of(filter.getCreatedFrom())));

@@ -13,10 +13,13 @@ import static java.lang.annotation.ElementType.TYPE_USE;
 import static java.lang.annotation.RetentionPolicy.RUNTIME;
 
 /**
- * A bare ASCII e-mail address ({@code local@domain}: no display name, no quoted local part, no
- * internationalized address) that Jakarta Mail parses strictly and
- * that fits RFC 5321: local part at most 64 octets (§4.5.3.1.1), domain at most 255 (§4.5.3.1.2), the
- * whole at most 254 (§4.5.3.1.3). {@code null} is valid; combine with {@code @NotNull} where needed.
+ * One mailbox: a bare address ({@code jane@example.com}) or an RFC 5322 {@code name-addr}
+ * ({@code "Doe, Jane" <jane@example.com>}), with a Unicode domain (IDNA, sent as its A-label) or a
+ * non-ASCII local part (SMTPUTF8, RFC 6531) if need be. Rules and reasons: {@code MailboxParser} in
+ * {@code dev.mailqueue.address.control}, and the README's rules table; in short, strict Jakarta Mail
+ * parsing, no control characters, no comments, no groups, no quoted local part, names of at most 200
+ * characters, and RFC 5321 octet limits on the form sent (local part 64, domain 255, address 254).
+ * {@code null} is valid; combine with {@code @NotNull} where needed.
  */
 @Documented
 @Constraint(validatedBy = MailAddressValidator.class)

@@ -1,5 +1,7 @@
 package dev.mailqueue.api.validation;
 
+import dev.mailqueue.address.control.InvalidAddressException;
+import dev.mailqueue.address.control.MailboxParser;
 import dev.mailqueue.api.MailLimits;
 import jakarta.mail.internet.AddressException;
 import jakarta.mail.internet.InternetAddress;
@@ -9,10 +11,11 @@ import jakarta.validation.ConstraintValidatorContext;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Checks {@link MailAddress}: ASCII only (no SMTPUTF8 yet), no quoted local part or comma (the queue
- * stores recipient lists comma-separated), strict RFC 822 parsing by {@link InternetAddress}, then the
- * RFC 5321 octet limits, then that the text is the bare address and nothing more (no display name,
- * no group, no second address, no line break).
+ * Checks {@link MailAddress} with {@link MailboxParser}. {@link #problemWith} keeps the older, stricter
+ * rule of a bare ASCII address for the operator's suppression-list entries: ASCII only, no quoted local
+ * part or comma, strict RFC 822 parsing by {@link InternetAddress}, the RFC 5321 octet limits, and the
+ * text being the bare address and nothing more (no display name, no group, no second address, no line
+ * break).
  */
 public class MailAddressValidator implements ConstraintValidator<MailAddress, String> {
 
@@ -21,9 +24,12 @@ public class MailAddressValidator implements ConstraintValidator<MailAddress, St
         if (value == null) {
             return true;
         }
-        String problem = problemWith(value);
-        if (problem == null) {
+        String problem;
+        try {
+            MailboxParser.parse(value);
             return true;
+        } catch (InvalidAddressException e) {
+            problem = e.getMessage();
         }
         context.disableDefaultConstraintViolation();
         // The text may echo the caller's input; keep message-template syntax out of it.
@@ -33,8 +39,8 @@ public class MailAddressValidator implements ConstraintValidator<MailAddress, St
     }
 
     /**
-     * The rules of {@link MailAddress}, for code that checks an address outside Bean Validation (e.g. an
-     * operator's suppression-list entry).
+     * The rule of a bare ASCII address, for code that checks an address outside Bean Validation (an
+     * operator's suppression-list entry). Stricter than {@link MailAddress}: no name, no IDN, no SMTPUTF8.
      *
      * @param value the candidate address, not null
      * @return null when the address is acceptable, otherwise a sentence that says what is wrong

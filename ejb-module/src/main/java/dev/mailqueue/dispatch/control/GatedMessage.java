@@ -5,9 +5,12 @@ import jakarta.mail.MessagingException;
 import jakarta.mail.Session;
 import jakarta.mail.internet.InternetAddress;
 import jakarta.mail.internet.MimeMessage;
+import jakarta.mail.internet.MimeUtility;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Enumeration;
 
 /**
  * The MIME message of a queued mail as the claimer sends it. Two things set it apart:
@@ -39,6 +42,8 @@ import java.io.OutputStream;
  * Not thread safe: one send at a time.
  */
 class GatedMessage extends MimeMessage {
+
+    private static final byte[] CRLF = {'\r', '\n'};
 
     private final String messageId;
     private GroupCommit.Ticket mark = GroupCommit.Ticket.DONE;
@@ -102,7 +107,11 @@ class GatedMessage extends MimeMessage {
     @Override
     public void writeTo(OutputStream out, String[] ignoreList) throws IOException, MessagingException {
         dataBegun = true;
-        super.writeTo(out, ignoreList);
+        if (hasUtf8Headers(ignoreList)) {
+            writeUtf8(out, ignoreList);
+        } else {
+            super.writeTo(out, ignoreList);
+        }
         try {
             if (!mark.await(markWaitMillis)) {
                 throw new MarkNotRecordedException(markWaitMillis);
@@ -112,6 +121,42 @@ class GatedMessage extends MimeMessage {
             throw new MarkNotRecordedException(0);
         }
         dataEnded = true;
+    }
+
+    /**
+     * @return true when a header field that is written holds non-ASCII text: an SMTPUTF8 address (RFC 6532
+     *         §3.2). Names, subjects and custom fields are RFC 2047-encoded, so only such an address does this.
+     */
+    boolean hasUtf8Headers(String[] ignoreList) throws MessagingException {
+        Enumeration<String> lines = getNonMatchingHeaderLines(ignoreList);
+        while (lines.hasMoreElements()) {
+            if (!StandardCharsets.US_ASCII.newEncoder().canEncode(lines.nextElement())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Writes the header fields in UTF-8 (RFC 6532), then the content as {@link MimeMessage#writeTo} would.
+     * Jakarta Mail writes UTF-8 header fields only when its session has {@code mail.mime.allowutf8}, and the
+     * message is composed with the default account's session, not the one it is sent through; a message
+     * with UTF-8 header fields is only ever sent over an SMTPUTF8 transaction ({@link SmtpUtf8Gate}).
+     */
+    private void writeUtf8(OutputStream out, String[] ignoreList) throws IOException, MessagingException {
+        if (!saved) {
+            saveChanges();
+        }
+        Enumeration<String> lines = getNonMatchingHeaderLines(ignoreList);
+        while (lines.hasMoreElements()) {
+            out.write(lines.nextElement().getBytes(StandardCharsets.UTF_8));
+            out.write(CRLF);
+        }
+        out.write(CRLF);
+        OutputStream content = MimeUtility.encode(out, getEncoding());
+        getDataHandler().writeTo(content);
+        content.flush();
+        out.flush();
     }
 
     /** @return true once the transport began writing the content: the server's 354 came */

@@ -10,6 +10,7 @@ import dev.mailqueue.mail.entity.RecipientStatus;
 import dev.mailqueue.queue.control.AttemptResult;
 import dev.mailqueue.queue.control.Change;
 import dev.mailqueue.queue.control.ClaimedMail;
+import dev.mailqueue.queue.control.RecipientResult;
 import dev.mailqueue.queue.control.StoreException;
 import dev.mailqueue.queue.control.Verdict;
 import jakarta.mail.Address;
@@ -40,6 +41,8 @@ import java.util.logging.Logger;
  *       ({@link AccountHealth}) is skipped; a rate limit that refuses hands the mail back, due when a
  *       slot should be free ({@link AccountThrottle}); a connection that cannot be opened marks the
  *       account down and the next account is tried;</li>
+ *   <li>on a connection whose server does not offer SMTPUTF8, recipients with a non-ASCII local part are
+ *       refused for good and the others sent to ({@link SmtpUtf8Gate}, RFC 6531 §3.2);</li>
  *   <li>on an open connection, the send-started mark is submitted (with the changes that wait, see
  *       {@link Marks}) and the mail is sent; the transport ends DATA only once the mark is committed
  *       ({@link GatedMessage});</li>
@@ -188,14 +191,41 @@ final class MailDelivery implements AutoCloseable {
             }
             parts.health().reached(account.name());
             message.envelopeSender(parts.accounts().envelopeSender(account, mail.id())); // VERP, or the session's
+            Address[] envelope = open;
+            List<RecipientResult> notSmtpUtf8 = List.of();
+            SmtpUtf8Gate.Split utf8 = SmtpUtf8Gate.split(open);
+            boolean authorNeedsSmtpUtf8 = SmtpUtf8Gate.needsSmtpUtf8(mail.from());
+            if ((authorNeedsSmtpUtf8 || !utf8.refused().isEmpty()) && !connection.offersSmtpUtf8()) {
+                if (authorNeedsSmtpUtf8) { // the From field, and MAIL FROM unless VERP or mail.smtp.from replace it
+                    settle(permit, true);
+                    return attempt(mail, started, Verdict.PERMANENT, SmtpReply.NONE, SmtpUtf8Gate.SENDER_REASON,
+                            List.of(), account.name());
+                }
+                notSmtpUtf8 = utf8.refused();
+                envelope = utf8.sendable();
+                if (envelope.length == 0) {
+                    settle(permit, true);
+                    PartialDelivery.Split none = SmtpUtf8Gate.with(new PartialDelivery.Split(
+                            anyAccepted ? Verdict.SENT : Verdict.PERMANENT, null, List.of()), notSmtpUtf8);
+                    return attempt(mail, started, none.verdict(), SmtpReply.NONE, none.error(), none.recipients(),
+                            account.name());
+                }
+                try {
+                    MimeMessageFactory.downgrade(message);
+                } catch (MessagingException e) {
+                    settle(permit, true);
+                    return attempt(mail, started, Verdict.PERMANENT, SmtpReply.NONE,
+                            "cannot compose the message without SMTPUTF8: " + describe(e), List.of(), account.name());
+                }
+            }
             message.arm(marks.sendStarted(mail.id(), Instant.now()), parts.markWaitMillis());
             long sending = System.nanoTime();
             try {
-                SmtpReply reply = connection.send(message, open);
+                SmtpReply reply = connection.send(message, envelope);
                 settle(permit, false);
                 parts.metrics().sent(Duration.ofNanos(System.nanoTime() - sending), true);
-                PartialDelivery.Split split = PartialDelivery.accepted(open, reply, !mail.settled().isEmpty(),
-                        refusedBefore(mail));
+                PartialDelivery.Split split = SmtpUtf8Gate.with(PartialDelivery.accepted(envelope, reply,
+                        !mail.settled().isEmpty() || !notSmtpUtf8.isEmpty(), refusedBefore(mail)), notSmtpUtf8);
                 return attempt(mail, started, split.verdict(), reply, split.error(), split.recipients(), account.name());
             } catch (SmtpUnreachableException e) { // a stale connection, and connecting again failed
                 settle(permit, true);
@@ -208,7 +238,7 @@ final class MailDelivery implements AutoCloseable {
                 }
                 settle(permit, false);
                 parts.metrics().sent(Duration.ofNanos(System.nanoTime() - sending), false);
-                return failure(mail, started, message, account, e, anyAccepted);
+                return failure(mail, started, message, account, e, anyAccepted, notSmtpUtf8);
             }
         }
         Instant due = dueAgain != null ? dueAgain : Instant.now().plus(RATE_STATE_RETRY);
@@ -217,8 +247,9 @@ final class MailDelivery implements AutoCloseable {
                 + "; waiting in the queue, attempts untouched");
     }
 
+    /** @param notSmtpUtf8 recipients refused before the send for want of SMTPUTF8: added to a per-recipient split */
     private Change failure(ClaimedMail mail, Instant started, GatedMessage message, Account account,
-                           MessagingException e, boolean anyAccepted) {
+                           MessagingException e, boolean anyAccepted, List<RecipientResult> notSmtpUtf8) {
         SmtpReply reply = SmtpReply.of(e);
         slowDownOn(account, reply);
         if (message.dataEnded() && reply.code() == null) {
@@ -228,6 +259,7 @@ final class MailDelivery implements AutoCloseable {
         if (e instanceof SendFailedException refusedSome) {
             PartialDelivery.Split split = PartialDelivery.of(refusedSome, anyAccepted);
             if (split != null) {
+                split = SmtpUtf8Gate.with(split, notSmtpUtf8);
                 return attempt(mail, started, split.verdict(), reply, split.error(), split.recipients(), account.name());
             }
         }
@@ -236,7 +268,7 @@ final class MailDelivery implements AutoCloseable {
     }
 
     private Change attempt(ClaimedMail mail, Instant started, Verdict verdict, SmtpReply reply, String error,
-                           List<dev.mailqueue.queue.control.RecipientResult> recipients, String account) {
+                           List<RecipientResult> recipients, String account) {
         return new Change.Attempted(new AttemptResult(mail.id(), parts.owner(), parts.server(), account,
                 mail.attemptsRemaining(), mail.expiresAt(), started, Instant.now(), verdict, reply.code(), reply.text(),
                 reply.enhancedStatus(), error, recipients));

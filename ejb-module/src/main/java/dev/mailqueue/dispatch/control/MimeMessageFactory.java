@@ -1,10 +1,10 @@
 package dev.mailqueue.dispatch.control;
 
+import dev.mailqueue.queue.control.AddressNames;
 import dev.mailqueue.queue.control.ClaimedMail;
 import dev.mailqueue.queue.control.NewMail;
 import jakarta.activation.DataHandler;
 import jakarta.activation.DataSource;
-import jakarta.mail.Message.RecipientType;
 import jakarta.mail.MessagingException;
 import jakarta.mail.Part;
 import jakarta.mail.Session;
@@ -22,10 +22,12 @@ import java.io.OutputStream;
 import java.io.UnsupportedEncodingException;
 import java.util.Date;
 import java.util.List;
+import java.util.StringJoiner;
+import java.util.function.IntFunction;
 
 /**
- * Builds the MIME message of a queued mail: From with display name, Reply-To, To, Cc, Bcc (envelope
- * only: Jakarta Mail leaves Bcc out of the headers it sends), Subject, Date (the enqueue time), the
+ * Builds the MIME message of a queued mail: From, Reply-To, To, Cc with their display names (RFC 2047
+ * where not ASCII), Bcc (envelope only: Jakarta Mail leaves Bcc out of the headers it sends), Subject, Date (the enqueue time), the
  * stable Message-ID, the custom header fields, and a text, an HTML, or a multipart/alternative body,
  * all in UTF-8. With attachments the message is multipart/mixed (RFC 2046 §5.1.3): the body first,
  * then one part per file with Content-Disposition attachment and its file name (RFC 2183; non-ASCII
@@ -61,17 +63,16 @@ public final class MimeMessageFactory {
     static GatedMessage compose(Session session, ClaimedMail mail, ClaimedMail.Body body, AttachmentReader attachments)
             throws MessagingException {
         GatedMessage message = new GatedMessage(session, mail.messageId());
-        try {
-            message.setFrom(new InternetAddress(mail.from(), mail.fromName(), "UTF-8"));
-        } catch (UnsupportedEncodingException e) {
-            throw new MessagingException("cannot encode the sender's display name", e);
-        }
+        AddressNames names = mail.names();
+        // Set as text, not with setFrom/setRecipients: with mail.mime.allowutf8 on the session, those would
+        // write names unencoded, in UTF-8, also to servers without SMTPUTF8.
+        header(message, "From", new InternetAddress[]{named(mail.from(), mail.fromName())});
         if (mail.replyTo() != null) {
-            message.setReplyTo(new InternetAddress[]{new InternetAddress(mail.replyTo(), true)});
+            header(message, "Reply-To", new InternetAddress[]{named(mail.replyTo(), names.replyTo())});
         }
-        message.setRecipients(RecipientType.TO, addresses(mail.to()));
-        message.setRecipients(RecipientType.CC, addresses(mail.cc()));
-        message.setRecipients(RecipientType.BCC, addresses(mail.bcc()));
+        header(message, "To", addresses(mail.to(), names::toName));
+        header(message, "Cc", addresses(mail.cc(), names::ccName));
+        header(message, "Bcc", addresses(mail.bcc(), names::bccName));
         message.setSubject(mail.subject() == null ? "" : mail.subject(), "UTF-8");
         message.setSentDate(Date.from(mail.createdAt()));
         for (NewMail.Header header : mail.headers()) {
@@ -163,11 +164,70 @@ public final class MimeMessageFactory {
         }
     }
 
-    private static InternetAddress[] addresses(List<String> list) throws MessagingException {
-        InternetAddress[] result = new InternetAddress[list.size()];
+    /**
+     * Rewrites each Reply-To, To and Cc address whose local part is not ASCII (RFC 6531) for a server without
+     * SMTPUTF8, so that the header fields the other recipients get are ASCII: the address becomes an empty
+     * group whose display name is the mailbox RFC 2047-encoded ({@code =?UTF-8?B?...?=:;}), the form RFC 6857
+     * uses for downgraded address fields. The From field is not rewritten: a mail whose author needs SMTPUTF8
+     * is not sent over such a server at all.
+     *
+     * @param message a composed message
+     * @throws MessagingException when a header field cannot be read or encoded
+     */
+    static void downgrade(MimeMessage message) throws MessagingException {
+        for (String field : List.of("Reply-To", "To", "Cc")) {
+            String value = message.getHeader(field, ",");
+            if (value == null || SmtpUtf8Gate.isAscii(value)) {
+                continue;
+            }
+            StringJoiner rewritten = new StringJoiner(", ");
+            for (InternetAddress address : InternetAddress.parseHeader(value, false)) {
+                if (SmtpUtf8Gate.isAscii(address.getAddress())) {
+                    rewritten.add(address.toString());
+                } else {
+                    try {
+                        rewritten.add(MimeUtility.encodeWord(address.toUnicodeString(), "UTF-8", "B") + ":;");
+                    } catch (UnsupportedEncodingException e) {
+                        throw new MessagingException("cannot encode " + field, e);
+                    }
+                }
+            }
+            message.setHeader(field, MimeUtility.fold(field.length() + 2, rewritten.toString()));
+        }
+    }
+
+    /** Sets an address field, folded (RFC 5322 §2.2.3); removes it for no address. */
+    private static void header(MimeMessage message, String field, InternetAddress[] addresses) throws MessagingException {
+        if (addresses == null) {
+            message.removeHeader(field);
+        } else {
+            message.setHeader(field, InternetAddress.toString(addresses, field.length() + 2));
+        }
+    }
+
+    /**
+     * @param addresses bare addresses as stored (domains as A-labels)
+     * @param names     the name of the address at a position, or null
+     * @return the addresses with their names, or null for none
+     */
+    private static InternetAddress[] addresses(List<String> addresses, IntFunction<String> names)
+            throws MessagingException {
+        InternetAddress[] result = new InternetAddress[addresses.size()];
         for (int i = 0; i < result.length; i++) {
-            result[i] = new InternetAddress(list.get(i), true);
+            result[i] = named(addresses.get(i), names.apply(i));
         }
         return result.length == 0 ? null : result;
+    }
+
+    /**
+     * @return the address with its name, which {@link InternetAddress#toString()} writes RFC 2047-encoded
+     *         (UTF-8) where it is not ASCII and quoted where it has specials such as a comma
+     */
+    private static InternetAddress named(String address, String name) throws MessagingException {
+        try {
+            return new InternetAddress(address, name, "UTF-8");
+        } catch (UnsupportedEncodingException e) {
+            throw new MessagingException("cannot encode the display name of " + address, e);
+        }
     }
 }

@@ -70,6 +70,30 @@ public class SmtpConnection implements AutoCloseable {
     }
 
     /**
+     * Whether this open connection can carry addresses with non-ASCII local parts (RFC 6531): the session
+     * has {@code mail.mime.allowutf8=true} (then Angus Mail's SMTP transport sends its commands in UTF-8 and
+     * adds the {@code SMTPUTF8} parameter to MAIL FROM when the server offers it) and the server's EHLO
+     * answer lists {@code SMTPUTF8}. Angus Mail sends UTF-8 commands also to a server that does not offer
+     * it (it only logs that), so the queue asks first. The transport's {@code supportsExtension} is public
+     * on Angus Mail's {@code SMTPTransport} but its package is not API on Liberty, hence reflection; any
+     * other transport counts as not offering SMTPUTF8.
+     *
+     * @return true when an SMTPUTF8 address may be sent through this connection now
+     */
+    public boolean offersSmtpUtf8() {
+        if (transport == null || !Boolean.parseBoolean(session.getProperty("mail.mime.allowutf8"))) {
+            return false;
+        }
+        try {
+            Object answer = transport.getClass().getMethod("supportsExtension", String.class).invoke(transport, "SMTPUTF8");
+            return Boolean.TRUE.equals(answer);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            LOG.log(Level.FINE, "cannot ask the SMTP transport about SMTPUTF8", e);
+            return false;
+        }
+    }
+
+    /**
      * Sends one message to the given envelope recipients (RCPT TO). When a connection that was open from
      * an earlier send fails without any reply before the message's DATA began (the server closed it while
      * it sat idle, or restarted), the message is sent once more over a new connection: the server has

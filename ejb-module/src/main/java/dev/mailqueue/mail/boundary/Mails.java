@@ -56,6 +56,9 @@ import java.util.Optional;
 public class Mails implements MailQueueLocal, MailQueueRemote {
 
     @Inject
+    dev.mailqueue.queue.control.EventStore events;
+
+    @Inject
     EnqueueStore store;
 
     @Inject
@@ -193,6 +196,12 @@ public class Mails implements MailQueueLocal, MailQueueRemote {
             throw new MailStateException(id, find(id).getStatus(), "be cancelled");
         }
         return views.full(id).orElse(mail);
+    }
+
+    @Override
+    public List<dev.mailqueue.queue.control.EventRecord> events(long id) throws MailNotFoundException {
+        find(id);
+        return events.eventsOf(id);
     }
 
     /** An administrator sees every mail, a sender only its own: others' are "not found", not "forbidden". */

@@ -1,9 +1,13 @@
 package dev.mailqueue.mail.control;
 
 import dev.mailqueue.account.control.Accounts;
+import dev.mailqueue.address.control.InvalidAddressException;
+import dev.mailqueue.address.control.Mailbox;
+import dev.mailqueue.address.control.MailboxParser;
 import dev.mailqueue.api.Attachment;
 import dev.mailqueue.api.MailLimits;
 import dev.mailqueue.api.MailRequest;
+import dev.mailqueue.queue.control.AddressNames;
 import dev.mailqueue.queue.control.MailGroup;
 import dev.mailqueue.queue.control.NewMail;
 import dev.mailqueue.settings.control.QueueSettings;
@@ -55,30 +59,53 @@ public class MailFactory {
      *         bcc), each addressed To its own recipient only, without Cc or Bcc
      */
     public MailGroup create(MailRequest request, Instant now, String enqueuedBy, String key, String fingerprint) {
-        List<List<String>> lists = distinct(request.getTo(), request.getCc(), request.getBcc());
+        List<List<Mailbox>> lists = distinct(request.getTo(), request.getCc(), request.getBcc()).stream()
+                .map(list -> list.stream().map(MailboxParser::parseValid).toList()).toList();
         if (!request.isPerRecipient()) {
             return new MailGroup(List.of(mail(request, now, enqueuedBy, lists.get(0), lists.get(1), lists.get(2))),
                     false, key, fingerprint);
         }
         List<NewMail> copies = new ArrayList<>();
-        for (List<String> kind : lists) {
-            for (String recipient : kind) {
+        for (List<Mailbox> kind : lists) {
+            for (Mailbox recipient : kind) {
                 copies.add(mail(request, now, enqueuedBy, List.of(recipient), List.of(), List.of()));
             }
         }
         return new MailGroup(copies, true, key, fingerprint);
     }
 
-    private NewMail mail(MailRequest request, Instant now, String enqueuedBy, List<String> to, List<String> cc,
-                         List<String> bcc) {
+    /**
+     * Addresses are stored bare, with the domain as A-labels ({@link Mailbox#address()}); the From name
+     * is {@code fromName} or else the name given in {@code from}; the other names go to {@link AddressNames}.
+     */
+    private NewMail mail(MailRequest request, Instant now, String enqueuedBy, List<Mailbox> to, List<Mailbox> cc,
+                         List<Mailbox> bcc) {
         Instant notBefore = request.getNotBefore();
-        return new NewMail(messageIds.create(request.getFrom()),
+        Mailbox from = MailboxParser.parseValid(request.getFrom());
+        String fromName = blankToNull(request.getFromName()) != null ? request.getFromName() : from.name();
+        Mailbox replyTo = blankToNull(request.getReplyTo()) == null ? null : MailboxParser.parseValid(request.getReplyTo());
+        List<String> toAddresses = addresses(to);
+        List<String> ccAddresses = addresses(cc);
+        List<String> bccAddresses = addresses(bcc);
+        AddressNames names = AddressNames.of(replyTo == null ? null : replyTo.name(), names(to), names(cc), names(bcc));
+        return new NewMail(messageIds.create(from.address()),
                 request.getPriority() == null ? MailLimits.PRIORITY_DEFAULT : request.getPriority(),
                 now, notBefore == null || notBefore.isBefore(now) ? now : notBefore, attempts(),
-                expiry(request.getExpiresAt(), now), request.getFrom(), blankToNull(request.getFromName()),
-                blankToNull(request.getReplyTo()), to, cc, bcc, request.getSubject(), request.getText(),
-                request.getHtml(), accounts.route(request.getAccount(), request.getFrom()).name(), enqueuedBy,
-                attachments(request.getAttachments()), headers(request, to, cc, bcc), request.getUnsubscribeList());
+                expiry(request.getExpiresAt(), now), from.address(), fromName,
+                replyTo == null ? null : replyTo.address(), toAddresses, ccAddresses, bccAddresses,
+                request.getSubject(), request.getText(), request.getHtml(),
+                accounts.route(request.getAccount(), from.address()).name(), enqueuedBy,
+                attachments(request.getAttachments()), headers(request, toAddresses, ccAddresses, bccAddresses),
+                request.getUnsubscribeList(), names, blankToNull(request.getReference()), request.getCampaign(),
+                tags(request.getTags()));
+    }
+
+    private static List<String> addresses(List<Mailbox> mailboxes) {
+        return mailboxes.stream().map(Mailbox::address).toList();
+    }
+
+    private static List<String> names(List<Mailbox> mailboxes) {
+        return mailboxes.stream().map(Mailbox::name).collect(ArrayList::new, List::add, List::addAll);
     }
 
     /** @return the attempts a mail is queued (or requeued) with: {@code mailqueue.delivery.max-attempts} */
@@ -102,8 +129,9 @@ public class MailFactory {
     }
 
     /**
-     * @return the three lists without repeats, compared without case: an address keeps its first place
-     *         (To, then Cc, then Bcc)
+     * @return the three lists without repeats, an address compared without case and with its domain as
+     *         A-labels, whatever its name: an address keeps its first place (To, then Cc, then Bcc) and the
+     *         text it was first given in
      */
     static List<List<String>> distinct(List<String> to, List<String> cc, List<String> bcc) {
         Set<String> seen = new HashSet<>();
@@ -111,13 +139,27 @@ public class MailFactory {
         for (List<String> list : List.of(orEmpty(to), orEmpty(cc), orEmpty(bcc))) {
             List<String> kept = new ArrayList<>();
             for (String address : list) {
-                if (seen.add(address.toLowerCase(Locale.ROOT))) {
+                if (seen.add(key(address))) {
                     kept.add(address);
                 }
             }
             result.add(kept);
         }
         return result;
+    }
+
+    /** @return the tags without repeats, in their first order */
+    static List<String> tags(List<String> tags) {
+        return tags == null ? List.of() : tags.stream().distinct().toList();
+    }
+
+    /** @return the address as compared: bare, domain as A-labels, lower case; the text itself if it is no mailbox */
+    private static String key(String text) {
+        try {
+            return MailboxParser.parse(text).address().toLowerCase(Locale.ROOT);
+        } catch (InvalidAddressException e) {
+            return text.toLowerCase(Locale.ROOT);
+        }
     }
 
     private static List<NewMail.Attachment> attachments(List<Attachment> attachments) {

@@ -1,6 +1,9 @@
 package dev.mailqueue.mail.control;
 
+import dev.mailqueue.account.control.Account;
 import dev.mailqueue.account.control.Accounts;
+import dev.mailqueue.address.control.InvalidAddressException;
+import dev.mailqueue.address.control.MailboxParser;
 import dev.mailqueue.api.FieldError;
 import dev.mailqueue.api.InvalidMailException;
 import dev.mailqueue.api.MailLimits;
@@ -23,7 +26,9 @@ import java.util.Set;
  * Runs the Bean Validation rules of {@link MailRequest}, then the rules for attachments
  * ({@link AttachmentPolicy}) and custom header fields ({@link HeaderPolicy}), checks that an account it
  * names is configured ({@link Accounts}; the answer does not list the others) and that the mail is due
- * before it expires ({@link MailFactory#expiry}), and turns what is broken into an
+ * before it expires ({@link MailFactory#expiry}), that the sender's name is given once (in {@code from} or in
+ * {@code fromName}), that an account set to {@code smtputf8=refuse} gets no address with a non-ASCII local
+ * part (RFC 6531), and turns what is broken into an
  * {@link InvalidMailException} whose fields are named as in the JSON ({@code to[0]}, {@code subject},
  * {@code attachments[1].filename}, {@code headers.X-Campaign}, {@code account}).
  */
@@ -61,10 +66,14 @@ public class MailRequestValidator {
         violations.forEach(v -> errors.add(new FieldError(fieldName(v.getPropertyPath()), v.getMessage())));
         errors.addAll(attachments.check(request.getAttachments()));
         errors.addAll(headers.check(request.getHeaders()));
+        checkSenderName(request, errors);
         String account = request.getAccount();
         if (account != null && accounts.find(account).isEmpty() && noError(errors, "account")) {
             // Without the list of the server's accounts: they are no business of a caller (allowed-accounts).
             errors.add(new FieldError("account", "is not an SMTP account of this server"));
+        }
+        if (noError(errors, "account") && request.getFrom() != null && noError(errors, "from")) {
+            checkSmtpUtf8(request, errors);
         }
         if (noError(errors, "notBefore") && noError(errors, "expiresAt")) {
             checkDeliveryWindow(request, errors);
@@ -93,6 +102,52 @@ public class MailRequestValidator {
             errors.add(new FieldError("notBefore", "must be before the mail expires at " + expiry
                     + " (the earlier of its expiresAt and now plus the queue's maximum lifetime,"
                     + " mailqueue.delivery.max-lifetime.ms): a mail due later could never be sent"));
+        }
+    }
+
+    /**
+     * An account set to {@code smtputf8=refuse} takes no address with a non-ASCII local part (RFC 6531): its
+     * relay never offers SMTPUTF8, and such a recipient could only fail later.
+     */
+    private void checkSmtpUtf8(MailRequest request, List<FieldError> errors) {
+        Account account = accounts.route(request.getAccount(), MailboxParser.parseValid(request.getFrom()).address());
+        if (!account.refusesSmtpUtf8()) {
+            return;
+        }
+        String reason = "has a non-ASCII local part, which needs SMTPUTF8 (RFC 6531); account " + account.name()
+                + " refuses such addresses (mailqueue.account." + account.name() + ".smtputf8=refuse)";
+        refuseSmtpUtf8("from", request.getFrom(), reason, errors);
+        refuseSmtpUtf8("replyTo", request.getReplyTo(), reason, errors);
+        for (String field : List.of("to", "cc", "bcc")) {
+            List<String> list = field.equals("to") ? request.getTo() : field.equals("cc") ? request.getCc() : request.getBcc();
+            for (int i = 0; list != null && i < list.size(); i++) {
+                refuseSmtpUtf8(field + "[" + i + "]", list.get(i), reason, errors);
+            }
+        }
+    }
+
+    private static void refuseSmtpUtf8(String field, String text, String reason, List<FieldError> errors) {
+        if (text == null || !noError(errors, field)) {
+            return;
+        }
+        try {
+            if (MailboxParser.parse(text).needsSmtpUtf8()) {
+                errors.add(new FieldError(field, reason));
+            }
+        } catch (InvalidAddressException e) {
+            // refused already by its own rule
+        }
+    }
+
+    /** The sender's name is given once: in {@code from} ({@code Name <address>}) or in {@code fromName}. */
+    private static void checkSenderName(MailRequest request, List<FieldError> errors) {
+        if (request.getFrom() == null || request.getFromName() == null || request.getFromName().isBlank()
+                || !noError(errors, "from")) {
+            return;
+        }
+        String name = MailboxParser.parseValid(request.getFrom()).name();
+        if (name != null && !name.equals(request.getFromName())) {
+            errors.add(new FieldError("fromName", "differs from the name given in from: give the sender's name once"));
         }
     }
 

@@ -1,5 +1,9 @@
 package dev.mailqueue.mail.control;
 
+import dev.mailqueue.address.control.InvalidAddressException;
+import dev.mailqueue.address.control.Mailbox;
+import dev.mailqueue.address.control.MailboxParser;
+import dev.mailqueue.api.AddressView;
 import dev.mailqueue.api.AttachmentView;
 import dev.mailqueue.api.AttemptView;
 import dev.mailqueue.api.MailStatus;
@@ -11,6 +15,7 @@ import dev.mailqueue.mail.entity.MailHeader;
 import dev.mailqueue.mail.entity.MailMessage;
 import dev.mailqueue.mail.entity.MailRecipient;
 import dev.mailqueue.mail.entity.Utc;
+import dev.mailqueue.queue.control.AddressNames;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
@@ -37,7 +42,8 @@ public class MailViews {
     /** The attributes a summary shows, as a search selects them (never the bodies). */
     public static final List<String> SUMMARY_COLUMNS = List.of("id", "messageId", "status", "priority", "fromAddress",
             "toAddresses", "ccAddresses", "bccAddresses", "subject", "createdAt", "notBefore", "attemptsRemaining",
-            "lastAttemptAt", "sentAt", "lastError", "enqueuedBy", "smtpAccount", "claimedAt", "expiresAt", "copyOf");
+            "lastAttemptAt", "sentAt", "lastError", "enqueuedBy", "smtpAccount", "claimedAt", "expiresAt", "copyOf", "reference", "campaign",
+            "tags");
 
     @PersistenceContext(unitName = "mailqueue")
     EntityManager em;
@@ -61,6 +67,7 @@ public class MailViews {
         view.setTo(new ArrayList<>(mail.getTo()));
         view.setCc(new ArrayList<>(mail.getCc()));
         view.setBcc(new ArrayList<>(mail.getBcc()));
+        view.setAddresses(addresses(mail));
         view.setSubject(mail.getSubject());
         view.setCreatedAt(Utc.toInstant(mail.getCreatedAt()));
         view.setNotBefore(Utc.toInstant(mail.getNotBefore()));
@@ -73,6 +80,9 @@ public class MailViews {
         view.setEnqueuedBy(mail.getEnqueuedBy());
         view.setExpiresAt(Utc.toInstant(mail.getExpiresAt()));
         view.setCopyOf(mail.getCopyOf());
+        view.setReference(mail.getReference());
+        view.setCampaign(mail.getCampaign());
+        view.setTags(tagList(mail.getTags()));
         view.setAttempts(em.createNamedQuery(MailAttempt.BY_MAIL, MailAttempt.class).setParameter("mailId", id)
                 .getResultStream().map(MailViews::attempt).collect(ArrayList::new, List::add, List::addAll));
         view.setRecipients(em.createNamedQuery(MailRecipient.BY_MAILS, MailRecipient.class)
@@ -89,6 +99,38 @@ public class MailViews {
                 .getResultList().forEach(h -> headers.put(h.getName(), h.getValue()));
         view.setHeaders(headers);
         return Optional.of(view);
+    }
+
+    /** @return From, Reply-To and the recipients with their names and both forms of their domains */
+    static List<AddressView> addresses(MailMessage mail) {
+        AddressNames names = AddressNames.decode(mail.getAddressNames());
+        List<AddressView> result = new ArrayList<>();
+        result.add(address("from", mail.getFromName(), mail.getFromAddress()));
+        if (mail.getReplyTo() != null) {
+            result.add(address("replyTo", names.replyTo(), mail.getReplyTo()));
+        }
+        List<String> to = mail.getTo();
+        for (int i = 0; i < to.size(); i++) {
+            result.add(address("to", names.toName(i), to.get(i)));
+        }
+        List<String> cc = mail.getCc();
+        for (int i = 0; i < cc.size(); i++) {
+            result.add(address("cc", names.ccName(i), cc.get(i)));
+        }
+        List<String> bcc = mail.getBcc();
+        for (int i = 0; i < bcc.size(); i++) {
+            result.add(address("bcc", names.bccName(i), bcc.get(i)));
+        }
+        return result;
+    }
+
+    private static AddressView address(String field, String name, String stored) {
+        try {
+            Mailbox mailbox = MailboxParser.parse(stored);
+            return new AddressView(field, name, mailbox.address(), mailbox.unicodeAddress(), mailbox.needsSmtpUtf8());
+        } catch (InvalidAddressException e) { // a row stored under other rules: shown as it is
+            return new AddressView(field, name, stored, stored, false);
+        }
     }
 
     /**
@@ -117,7 +159,15 @@ public class MailViews {
         view.setAccount(row.get("smtpAccount", String.class));
         view.setExpiresAt(Utc.toInstant(row.get("expiresAt", LocalDateTime.class)));
         view.setCopyOf(row.get("copyOf", Long.class));
+        view.setReference(row.get("reference", String.class));
+        view.setCampaign(row.get("campaign", String.class));
+        view.setTags(tagList(row.get("tags", String.class)));
         return view;
+    }
+
+    /** @return the tags of a TAGS column (comma separated, or null) */
+    public static List<String> tagList(String column) {
+        return column == null || column.isEmpty() ? List.of() : List.of(column.split(","));
     }
 
     private static AttemptView attempt(MailAttempt a) {

@@ -64,7 +64,21 @@ public final class RequestFingerprint {
         if (request.getUnsubscribeList() != null) { // last and only when set: digests stored before it stay valid
             text(digest, request.getUnsubscribeList());
         }
+        // Later fields, each only when set and after its name, so no two of them can be taken for each other.
+        named(digest, "reference", request.getReference());
+        named(digest, "campaign", request.getCampaign());
+        if (request.getTags() != null && !request.getTags().isEmpty()) {
+            text(digest, "tags");
+            list(digest, request.getTags());
+        }
         return HexFormat.of().formatHex(digest.digest());
+    }
+
+    private static void named(MessageDigest digest, String name, String value) {
+        if (value != null) {
+            text(digest, name);
+            text(digest, value);
+        }
     }
 
     private static void list(MessageDigest digest, List<String> values) {

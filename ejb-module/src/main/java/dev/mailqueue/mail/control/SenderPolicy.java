@@ -1,5 +1,6 @@
 package dev.mailqueue.mail.control;
 
+import dev.mailqueue.address.control.MailboxParser;
 import dev.mailqueue.api.FieldError;
 import dev.mailqueue.api.MailRequest;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -51,7 +52,7 @@ public class SenderPolicy {
     /**
      * @param user    the caller's principal name
      * @param admin   whether the caller has the role {@code mail-admin} (then everything is allowed)
-     * @param request the mail, already validated (a bare address in {@code from})
+     * @param request the mail, already validated ({@code from} a mailbox, its address is what is checked)
      * @param field   how the From field is named in errors: {@code from}, or {@code [3].from} in a batch;
      *                the account field is named alike ({@code account}, {@code [3].account})
      * @return the refused field (From first), or empty when the user may send the mail as it is
@@ -60,8 +61,9 @@ public class SenderPolicy {
         if (admin) {
             return Optional.empty();
         }
-        if (!allows(user, request.getFrom())) {
-            return Optional.of(new FieldError(field, "user " + user + " may not send as " + request.getFrom()
+        String from = MailboxParser.parseValid(request.getFrom()).address();
+        if (!allows(user, from)) {
+            return Optional.of(new FieldError(field, "user " + user + " may not send as " + from
                     + " (see " + PREFIX + user + ")"));
         }
         String account = request.getAccount();

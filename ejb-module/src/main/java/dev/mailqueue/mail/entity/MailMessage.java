@@ -74,6 +74,9 @@ public class MailMessage {
     @Column(name = "REPLY_TO")
     private String replyTo;
 
+    @Column(name = "ADDRESS_NAMES", insertable = false, updatable = false) // written by EnqueueStore only
+    private String addressNames;
+
     @Column(name = "TO_ADDRESSES")
     private String toAddresses;
 
@@ -118,6 +121,15 @@ public class MailMessage {
 
     @Column(name = "CLAIMED_AT")
     private LocalDateTime claimedAt;
+
+    @Column(name = "REFERENCE", updatable = false)
+    private String reference;
+
+    @Column(name = "CAMPAIGN", updatable = false)
+    private String campaign;
+
+    @Column(name = "TAGS", updatable = false) // comma separated; a tag holds no comma
+    private String tags;
 
     public Long getId() {
         return id;
@@ -201,6 +213,11 @@ public class MailMessage {
 
     public void setFromName(String fromName) {
         this.fromName = fromName;
+    }
+
+    /** @return the names of Reply-To and the recipients as stored (see {@code queue.control.AddressNames}), or null */
+    public String getAddressNames() {
+        return addressNames;
     }
 
     public String getReplyTo() {
@@ -323,5 +340,20 @@ public class MailMessage {
     /** @return UTC time its current (or last) claim leased it, or null when it was never claimed since V6 */
     public LocalDateTime getClaimedAt() {
         return claimedAt;
+    }
+
+    /** @return the caller's own reference, or null */
+    public String getReference() {
+        return reference;
+    }
+
+    /** @return the campaign, or null */
+    public String getCampaign() {
+        return campaign;
+    }
+
+    /** @return the tags, comma separated, or null for none */
+    public String getTags() {
+        return tags;
     }
 }

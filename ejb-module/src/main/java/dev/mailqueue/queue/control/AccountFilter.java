@@ -12,11 +12,20 @@ import java.util.List;
  * accounts each send only the mail they can (a mail routed to an account no server has waits, and
  * expires at the end of its lifetime).
  *
- * @param accounts    the accounts whose mails may be claimed
- * @param nullAllowed true when mail without an account (queued before accounts existed, sent through
- *                    the default account) may be claimed
+ * <p>It also leaves alone the mail of paused campaigns ({@link CampaignStore#pause}): their mail waits
+ * as QUEUED, with no attempt spent, until the campaign is resumed.
+ *
+ * @param accounts        the accounts whose mails may be claimed
+ * @param nullAllowed     true when mail without an account (queued before accounts existed, sent through
+ *                        the default account) may be claimed
+ * @param pausedCampaigns campaigns whose mail must not be claimed now
  */
-public record AccountFilter(List<String> accounts, boolean nullAllowed) {
+public record AccountFilter(List<String> accounts, boolean nullAllowed, List<String> pausedCampaigns) {
+
+    /** A filter that leaves no campaign alone. */
+    public AccountFilter(List<String> accounts, boolean nullAllowed) {
+        this(accounts, nullAllowed, List.of());
+    }
 
     /**
      * @param known          the accounts this server has
@@ -28,23 +37,34 @@ public record AccountFilter(List<String> accounts, boolean nullAllowed) {
         return new AccountFilter(known.stream().filter(a -> !skipped.contains(a)).toList(), !skipped.contains(defaultAccount));
     }
 
-    /** Copies the list. */
+    /** Copies the lists. */
     public AccountFilter {
         accounts = List.copyOf(accounts);
+        pausedCampaigns = List.copyOf(pausedCampaigns);
+    }
+
+    /** @return the same filter, leaving alone the mail of {@code campaigns} as well */
+    AccountFilter pausing(List<String> campaigns) {
+        return campaigns.isEmpty() ? this : new AccountFilter(accounts, nullAllowed, campaigns);
     }
 
     /** @return the SQL condition, starting with " AND" */
     String sql() {
+        String campaigns = pausedCampaigns.isEmpty() ? ""
+                : " AND (CAMPAIGN IS NULL OR CAMPAIGN NOT IN (" + Sql.marks(pausedCampaigns.size()) + "))";
         if (accounts.isEmpty()) {
-            return nullAllowed ? " AND SMTP_ACCOUNT IS NULL" : " AND 1 = 0";
+            return (nullAllowed ? " AND SMTP_ACCOUNT IS NULL" : " AND 1 = 0") + campaigns;
         }
         String in = "SMTP_ACCOUNT IN (" + Sql.marks(accounts.size()) + ")";
-        return nullAllowed ? " AND (" + in + " OR SMTP_ACCOUNT IS NULL)" : " AND " + in;
+        return (nullAllowed ? " AND (" + in + " OR SMTP_ACCOUNT IS NULL)" : " AND " + in) + campaigns;
     }
 
     /** @return the next parameter index after binding the names from {@code index} on */
     int bind(PreparedStatement statement, int index) throws SQLException {
         for (String name : accounts) {
+            statement.setString(index++, name);
+        }
+        for (String name : pausedCampaigns) {
             statement.setString(index++, name);
         }
         return index;

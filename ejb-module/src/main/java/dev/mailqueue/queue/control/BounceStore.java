@@ -1,5 +1,6 @@
 package dev.mailqueue.queue.control;
 
+import dev.mailqueue.api.EventType;
 import dev.mailqueue.bounce.control.BounceReport;
 import dev.mailqueue.mail.entity.AddressLists;
 import dev.mailqueue.mail.entity.AttemptOutcome;
@@ -141,6 +142,7 @@ public class BounceStore {
             throws SQLException {
         Dialect d = tables.dialect(c);
         List<AttemptLog.Row> attempts = new ArrayList<>();
+        List<EventLog.Row> events = new ArrayList<>();
         int acted = 0;
         for (BounceReport.Recipient r : report.recipients()) {
             String address = mail.recipient(r.address(), r.finalRecipient());
@@ -161,6 +163,14 @@ public class BounceStore {
             }
             attempts.add(new AttemptLog.Row(mail.id, now, now, server, INTAKE, outcome, r.replyCode(), r.diagnostic(),
                     error(outcome, address, r), r.status(), null));
+            EventType type = switch (outcome) {
+                case BOUNCED -> EventType.BOUNCED;
+                case DELAYED -> EventType.DELAYED;
+                default -> EventType.COMPLAINED;
+            };
+            String enhanced = r.status() != null && r.status().length() <= 16 ? r.status() : null;
+            events.add(new EventLog.Row(mail.id, type, now, address, r.replyCode(), enhanced,
+                    r.diagnostic() == null ? error(outcome, address, r) : r.diagnostic(), null));
             if (outcome == AttemptOutcome.DELAYED) {
                 continue;
             }
@@ -183,6 +193,7 @@ public class BounceStore {
             }
         }
         AttemptLog.insert(c, d, attempts);
+        EventLog.insert(c, d, events);
         return acted;
     }
 

@@ -1,6 +1,7 @@
 package dev.mailqueue.queue.control;
 
 import dev.mailqueue.mail.entity.AddressLists;
+import dev.mailqueue.api.EventType;
 import dev.mailqueue.mail.entity.AttemptOutcome;
 import dev.mailqueue.mail.entity.RecipientStatus;
 import dev.mailqueue.mail.entity.Texts;
@@ -160,8 +161,8 @@ public class ClaimStore {
     private Claim claim(Connection c, Dialect d, String owner, Instant now, Instant leaseEnds, int limit,
                         InDoubtPolicy inDoubt, AccountFilter accounts, boolean takeBack) throws SQLException {
         int takenBack = takeBack ? takeBack(c, d, d.lease().findExpired(c, now), inDoubt, now) : 0;
-        List<Long> ids = d.lease().lease(c, owner, now, leaseEnds, limit, accounts);
-        return new Claim(ids.isEmpty() ? List.of() : readClaimed(c, ids, now), takenBack);
+        List<Long> ids = d.lease().lease(c, owner, now, leaseEnds, limit, accounts.pausing(CampaignStore.paused(c)));
+        return new Claim(ids.isEmpty() ? List.of() : readClaimed(c, d, ids, now), takenBack);
     }
 
     private int takeBack(Connection c, Dialect d, List<ExpiredLease> expired, InDoubtPolicy inDoubt, Instant now)
@@ -188,6 +189,7 @@ public class ClaimStore {
             counts = updateBatch.execute();
         }
         List<AttemptLog.Row> doubts = new ArrayList<>();
+        List<EventLog.Row> events = new ArrayList<>();
         int taken = 0;
         for (int i = 0; i < expired.size(); i++) {
             if (!applied(counts[i])) {
@@ -200,9 +202,14 @@ public class ClaimStore {
                 LOG.warning(() -> "Mail " + lease.mailId() + ": " + note);
                 doubts.add(new AttemptLog.Row(lease.mailId(), lease.sendStartedAt(), now, serverOf(lease.owner()),
                         lease.owner(), AttemptOutcome.IN_DOUBT, null, null, note, null, null));
+                Transition t = next.get(i);
+                EventType type = AttemptEvents.ofLostLease(lease, t.status());
+                events.add(new EventLog.Row(lease.mailId(), type, now, null, null, null, note,
+                        type == EventType.DEFERRED ? t.notBefore() : null));
             }
         }
         AttemptLog.insert(c, d, doubts);
+        EventLog.insert(c, d, events);
         return taken;
     }
 
@@ -217,13 +224,13 @@ public class ClaimStore {
             + " LAST_ATTEMPT_AT, HEADER_COUNT, ATTACHMENT_COUNT, LENGTH(TEXT_BODY), LENGTH(HTML_BODY),"
             + " CASE WHEN LENGTH(TEXT_BODY) <= " + CLAIM_BODY_CHARS + " THEN TEXT_BODY END,"
             + " CASE WHEN LENGTH(HTML_BODY) <= " + CLAIM_BODY_CHARS + " THEN HTML_BODY END, COPY_OF, SUPPRESSED_COUNT,"
-            + " UNSUBSCRIBE_LIST FROM MAIL_MESSAGE WHERE ID IN (%s) ORDER BY PRIORITY DESC, CREATED_AT, ID";
+            + " UNSUBSCRIBE_LIST, ADDRESS_NAMES FROM MAIL_MESSAGE WHERE ID IN (%s) ORDER BY PRIORITY DESC, CREATED_AT, ID";
 
     /** One claimed row while it is read, before its parts are attached. */
     private record Row(long id, String messageId, Instant createdAt, int attempts, Instant expiresAt, String from,
                        String fromName, String replyTo, String to, String cc, String bcc, String subject,
                        String account, boolean settledRows, boolean maybeHeaders, boolean maybeAttachments,
-                       ClaimedMail.Body body, long filesOf, String list) {
+                       ClaimedMail.Body body, long filesOf, String list, String names) {
 
         /** @return the mail's recipients, To, then Cc, then Bcc, as written */
         List<String> recipients() {
@@ -234,7 +241,7 @@ public class ClaimStore {
         }
     }
 
-    private List<ClaimedMail> readClaimed(Connection c, List<Long> ids, Instant now) throws SQLException {
+    private List<ClaimedMail> readClaimed(Connection c, Dialect d, List<Long> ids, Instant now) throws SQLException {
         List<Row> rows = new ArrayList<>(ids.size());
         // By id only: this transaction has just leased (and write-locked) these rows; a read that also named
         // status and owner could take Derby down an index over other claimers' rows and wait for their writers.
@@ -263,13 +270,13 @@ public class ClaimStore {
                             r.getString(6), r.getString(7), r.getString(8), r.getString(9), r.getString(10),
                             r.getString(11), r.getString(12), r.getString(13), settledRows,
                             headersUnknown || headers > 0, attachmentsUnknown || attachments > 0, body, filesOf,
-                            r.getString(23)));
+                            r.getString(23), r.getString(24)));
                 }
             }
         }
         Map<Long, Map<String, RecipientStatus>> settled = settledRecipients(c,
                 rows.stream().filter(Row::settledRows).map(Row::id).toList());
-        Set<Long> nobodyLeft = settleSuppressed(c, rows, settled, now);
+        Set<Long> nobodyLeft = settleSuppressed(c, d, rows, settled, now);
         if (!nobodyLeft.isEmpty()) {
             rows.removeIf(row -> nobodyLeft.contains(row.id()));
         }
@@ -282,7 +289,7 @@ public class ClaimStore {
                     row.from(), row.fromName(), row.replyTo(), AddressLists.split(row.to()), AddressLists.split(row.cc()),
                     AddressLists.split(row.bcc()), row.subject(), row.account(),
                     settled.getOrDefault(row.id(), Map.of()), headers.getOrDefault(row.id(), List.of()),
-                    attachments.getOrDefault(row.filesOf(), List.of()), row.body()));
+                    attachments.getOrDefault(row.filesOf(), List.of()), row.body(), AddressNames.decode(row.names())));
         }
         return mails;
     }
@@ -296,7 +303,7 @@ public class ClaimStore {
      * @param settled the recipients settled before, per mail; the newly suppressed are added
      * @return the mails that have no one left to send to
      */
-    private static Set<Long> settleSuppressed(Connection c, List<Row> rows, Map<Long, Map<String, RecipientStatus>> settled,
+    private static Set<Long> settleSuppressed(Connection c, Dialect d, List<Row> rows, Map<Long, Map<String, RecipientStatus>> settled,
                                               Instant now) throws SQLException {
         Set<String> addresses = new LinkedHashSet<>();
         rows.forEach(row -> row.recipients().forEach(a -> addresses.add(SuppressionStore.normalise(a))));
@@ -319,10 +326,14 @@ public class ClaimStore {
             if (newly.isEmpty()) {
                 continue;
             }
+            List<EventLog.Row> events = new ArrayList<>();
             for (String key : newly) {
                 settleSuppressed(c, row.id(), key, now);
                 done.put(key, RecipientStatus.SUPPRESSED);
+                events.add(EventLog.Row.of(row.id(), EventType.SUPPRESSED, now, key,
+                        "on the suppression list when the mail was claimed"));
             }
+            EventLog.insert(c, d, events);
             boolean none = everyone.stream().allMatch(key -> done.get(key) == RecipientStatus.SUPPRESSED);
             try (PreparedStatement s = c.prepareStatement(none
                     ? "UPDATE MAIL_MESSAGE SET SUPPRESSED_COUNT = COALESCE(SUPPRESSED_COUNT, 0) + ?, STATUS = 'SUPPRESSED',"

@@ -30,11 +30,22 @@ import java.util.Map;
  * @param headers           custom header fields, in order
  * @param attachments       attachments without their content, in order
  * @param body              the bodies, or null when they were too large to read with the claim
+ * @param names             the display names of Reply-To and the recipients
  */
 public record ClaimedMail(long id, String messageId, Instant createdAt, int attemptsRemaining, Instant expiresAt,
                           String from, String fromName, String replyTo, List<String> to, List<String> cc,
                           List<String> bcc, String subject, String account, Map<String, RecipientStatus> settled,
-                          List<NewMail.Header> headers, List<AttachmentInfo> attachments, Body body) {
+                          List<NewMail.Header> headers, List<AttachmentInfo> attachments, Body body,
+                          AddressNames names) {
+
+    /** A mail without names on Reply-To or the recipients. */
+    public ClaimedMail(long id, String messageId, Instant createdAt, int attemptsRemaining, Instant expiresAt,
+                       String from, String fromName, String replyTo, List<String> to, List<String> cc,
+                       List<String> bcc, String subject, String account, Map<String, RecipientStatus> settled,
+                       List<NewMail.Header> headers, List<AttachmentInfo> attachments, Body body) {
+        this(id, messageId, createdAt, attemptsRemaining, expiresAt, from, fromName, replyTo, to, cc, bcc, subject,
+                account, settled, headers, attachments, body, AddressNames.NONE);
+    }
 
     /**
      * A mail's text and HTML bodies.

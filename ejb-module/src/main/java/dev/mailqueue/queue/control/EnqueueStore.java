@@ -1,5 +1,6 @@
 package dev.mailqueue.queue.control;
 
+import dev.mailqueue.api.EventType;
 import dev.mailqueue.api.MailStatus;
 import dev.mailqueue.mail.entity.AddressLists;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -10,6 +11,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -31,8 +33,11 @@ public class EnqueueStore {
     static final String INSERT_MAIL = "INSERT INTO MAIL_MESSAGE (ID, MESSAGE_ID, STATUS, PRIORITY, CREATED_AT,"
             + " NOT_BEFORE, ATTEMPTS_REMAINING, FROM_ADDRESS, FROM_NAME, REPLY_TO, TO_ADDRESSES, CC_ADDRESSES,"
             + " BCC_ADDRESSES, SUBJECT, TEXT_BODY, HTML_BODY, EXPIRES_AT, IDEMPOTENCY_KEY, IDEMPOTENCY_FINGERPRINT,"
-            + " COPY_OF, SMTP_ACCOUNT, ENQUEUED_BY, HEADER_COUNT, ATTACHMENT_COUNT, SUPPRESSED_COUNT, UNSUBSCRIBE_LIST)"
-            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+            + " COPY_OF, SMTP_ACCOUNT, ENQUEUED_BY, HEADER_COUNT, ATTACHMENT_COUNT, SUPPRESSED_COUNT, UNSUBSCRIBE_LIST,"
+            + " ADDRESS_NAMES, REFERENCE, CAMPAIGN, TAGS)"
+            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+
+    private static final String SUPPRESSED_AT_ENQUEUE = "on the suppression list when the mail was enqueued";
 
     static final String INSERT_SUPPRESSED = "INSERT INTO MAIL_RECIPIENT (MAIL_ID, ADDRESS, STATUS, REPLY_TEXT,"
             + " UPDATED_AT) VALUES (?, ?, 'SUPPRESSED', ?, ?)";
@@ -141,6 +146,10 @@ public class EnqueueStore {
         s.setInt(24, mail.attachments().size());
         s.setInt(25, suppressed);
         setText(s, 26, mail.unsubscribeList());
+        setText(s, 27, mail.names().encode());
+        setText(s, 28, mail.reference());
+        setText(s, 29, mail.campaign());
+        setText(s, 30, mail.tags().isEmpty() ? null : String.join(",", mail.tags()));
     }
 
     /**
@@ -149,6 +158,7 @@ public class EnqueueStore {
      */
     private static void insertSuppressed(Connection c, Dialect d, List<List<Enqueued>> result, List<MailGroup> groups)
             throws SQLException {
+        List<EventLog.Row> events = new ArrayList<>();
         try (Batch batch = new Batch(c, d.kind(), INSERT_SUPPRESSED)) {
             PreparedStatement s = batch.statement();
             for (int g = 0; g < groups.size(); g++) {
@@ -157,14 +167,18 @@ public class EnqueueStore {
                     for (String address : mail.suppressed()) {
                         s.setLong(1, mail.id());
                         s.setString(2, address.toLowerCase(Locale.ROOT));
-                        s.setString(3, "on the suppression list when the mail was enqueued");
-                        SqlTime.set(s, 4, groups.get(g).mails().get(k).createdAt());
+                        s.setString(3, SUPPRESSED_AT_ENQUEUE);
+                        Instant at = groups.get(g).mails().get(k).createdAt();
+                        SqlTime.set(s, 4, at);
                         batch.add();
+                        events.add(EventLog.Row.of(mail.id(), EventType.SUPPRESSED, at, address.toLowerCase(Locale.ROOT),
+                                SUPPRESSED_AT_ENQUEUE));
                     }
                 }
             }
             batch.execute();
         }
+        EventLog.insert(c, d, events);
     }
 
     /**

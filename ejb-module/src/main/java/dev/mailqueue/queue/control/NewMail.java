@@ -28,12 +28,34 @@ import java.util.List;
  * @param headers     custom header fields, in order (with one-click unsubscribe, its two fields last)
  * @param unsubscribeList the list the mail belongs to for one-click unsubscribe, or null: a recipient on the
  *                    suppression list for this list is suppressed as one on it for all mail
+ * @param names       the display names of Reply-To and the recipients ({@link AddressNames#NONE} for none);
+ *                    the From name is {@code fromName}
+ * @param reference   the caller's own reference, at most 255 characters, or null
+ * @param campaign    the campaign, or null
+ * @param tags        its tags, at most 10, none holding a comma
  */
 public record NewMail(String messageId, int priority, Instant createdAt, Instant notBefore, int attempts,
                       Instant expiresAt, String from, String fromName, String replyTo, List<String> to,
                       List<String> cc, List<String> bcc, String subject, String text, String html, String account,
                       String enqueuedBy, List<Attachment> attachments, List<Header> headers,
-                      String unsubscribeList) {
+                      String unsubscribeList, AddressNames names, String reference, String campaign,
+                      List<String> tags) {
+
+    /** Copies the tags; no names is {@link AddressNames#NONE}. */
+    public NewMail {
+        tags = tags == null ? List.of() : List.copyOf(tags);
+        names = names == null ? AddressNames.NONE : names;
+    }
+
+    /** A mail without names on Reply-To or the recipients, of no campaign, without reference or tags. */
+    public NewMail(String messageId, int priority, Instant createdAt, Instant notBefore, int attempts,
+                   Instant expiresAt, String from, String fromName, String replyTo, List<String> to,
+                   List<String> cc, List<String> bcc, String subject, String text, String html, String account,
+                   String enqueuedBy, List<Attachment> attachments, List<Header> headers, String unsubscribeList) {
+        this(messageId, priority, createdAt, notBefore, attempts, expiresAt, from, fromName, replyTo, to, cc, bcc,
+                subject, text, html, account, enqueuedBy, attachments, headers, unsubscribeList, AddressNames.NONE,
+                null, null, List.of());
+    }
 
     /** A mail of no list: {@code unsubscribeList} null. */
     public NewMail(String messageId, int priority, Instant createdAt, Instant notBefore, int attempts,
@@ -41,7 +63,7 @@ public record NewMail(String messageId, int priority, Instant createdAt, Instant
                    List<String> cc, List<String> bcc, String subject, String text, String html, String account,
                    String enqueuedBy, List<Attachment> attachments, List<Header> headers) {
         this(messageId, priority, createdAt, notBefore, attempts, expiresAt, from, fromName, replyTo, to, cc, bcc,
-                subject, text, html, account, enqueuedBy, attachments, headers, null);
+                subject, text, html, account, enqueuedBy, attachments, headers, (String) null);
     }
 
     /**

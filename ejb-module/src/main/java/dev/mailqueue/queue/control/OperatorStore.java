@@ -1,5 +1,6 @@
 package dev.mailqueue.queue.control;
 
+import dev.mailqueue.api.EventType;
 import dev.mailqueue.api.MailStatus;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -90,16 +91,7 @@ public class OperatorStore {
                         s.setLong(4, id);
                         batch.add();
                     }
-                    int[] counts = batch.execute();
-                    for (int i = 0; i < chunk.size(); i++) {
-                        if (counts[i] == Statement.SUCCESS_NO_INFO) {
-                            throw new SQLException("the driver did not report per-row counts of a batched UPDATE"
-                                    + " (MariaDB: set useBulkStmts=false on the data source)", "0A000");
-                        }
-                        if (counts[i] == 1) {
-                            requeued.add(chunk.get(i));
-                        }
-                    }
+                    requeued.addAll(changedRows(batch.execute(), chunk));
                 }
                 if (!requeued.isEmpty()) {
                     try (PreparedStatement s = c.prepareStatement("DELETE FROM MAIL_RECIPIENT WHERE STATUS NOT IN ('SENT', 'SUPPRESSED')"
@@ -126,8 +118,52 @@ public class OperatorStore {
      * @throws StoreException when the database fails
      */
     public int cancel(List<Long> ids, Set<MailStatus> from) {
-        return change(ids, "UPDATE MAIL_MESSAGE SET STATUS = 'CANCELLED' WHERE STATUS IN (" + literals(from) + ")",
-                "cancel");
+        if (ids.isEmpty()) {
+            return 0;
+        }
+        Instant now = Instant.now();
+        try (Connection c = tables.connect()) {
+            Dialect d = tables.dialect(c);
+            int changed = 0;
+            for (List<Long> chunk : chunks(ids)) {
+                List<Long> cancelled;
+                try (Batch batch = new Batch(c, d.kind(), "UPDATE MAIL_MESSAGE SET STATUS = 'CANCELLED' WHERE ID = ?"
+                        + " AND STATUS IN (" + literals(from) + ")")) {
+                    for (Long id : chunk) {
+                        batch.statement().setLong(1, id);
+                        batch.add();
+                    }
+                    cancelled = changedRows(batch.execute(), chunk);
+                }
+                List<EventLog.Row> events = new ArrayList<>(cancelled.size());
+                for (Long id : cancelled) {
+                    events.add(EventLog.Row.of(id, EventType.CANCELLED, now, null, null));
+                }
+                EventLog.insert(c, d, events);
+                changed += cancelled.size();
+            }
+            return changed;
+        } catch (SQLException e) {
+            throw new StoreException("could not cancel " + ids.size() + " mails", e);
+        }
+    }
+
+    /**
+     * @return the ids of {@code chunk} whose guarded UPDATE changed their row, by the batch's per-row counts
+     * @throws SQLException when the driver reports no per-row counts
+     */
+    private static List<Long> changedRows(int[] counts, List<Long> chunk) throws SQLException {
+        List<Long> changed = new ArrayList<>(chunk.size());
+        for (int i = 0; i < chunk.size(); i++) {
+            if (counts[i] == Statement.SUCCESS_NO_INFO) {
+                throw new SQLException("the driver did not report per-row counts of a batched UPDATE"
+                        + " (MariaDB: set useBulkStmts=false on the data source)", "0A000");
+            }
+            if (counts[i] == 1) {
+                changed.add(chunk.get(i));
+            }
+        }
+        return changed;
     }
 
     /**
@@ -169,6 +205,16 @@ public class OperatorStore {
                     binder.bind(s);
                     bindIds(s, guardParameters + 1, chunk);
                     deleted += s.executeUpdate();
+                }
+                // The events of a deleted mail go with it, delivered or not (MAIL_EVENT has no foreign key:
+                // an unsubscribe's event belongs to no mail).
+                for (String table : List.of("WEBHOOK_DELIVERY", "MAIL_EVENT")) {
+                    try (PreparedStatement s = c.prepareStatement("DELETE FROM " + table + " WHERE MAIL_ID IN ("
+                            + marks(chunk.size()) + ") AND NOT EXISTS (SELECT 1 FROM MAIL_MESSAGE m WHERE m.ID = "
+                            + table + ".MAIL_ID)")) {
+                        bindIds(s, 1, chunk);
+                        s.executeUpdate();
+                    }
                 }
             }
             return deleted;
@@ -272,25 +318,6 @@ public class OperatorStore {
             }
         } catch (SQLException e) {
             throw new StoreException("could not find finished mails", e);
-        }
-    }
-
-    private int change(List<Long> ids, String guardedStatement, String what) {
-        if (ids.isEmpty()) {
-            return 0;
-        }
-        try (Connection c = tables.connect()) {
-            int changed = 0;
-            for (List<Long> chunk : chunks(ids)) {
-                try (PreparedStatement s = c.prepareStatement(guardedStatement + " AND ID IN ("
-                        + marks(chunk.size()) + ")")) {
-                    bindIds(s, 1, chunk);
-                    changed += s.executeUpdate();
-                }
-            }
-            return changed;
-        } catch (SQLException e) {
-            throw new StoreException("could not " + what + " " + ids.size() + " mails", e);
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.mailqueue.queue.control;
 
+import dev.mailqueue.api.EventType;
 import dev.mailqueue.mail.entity.AttemptOutcome;
 import dev.mailqueue.mail.entity.Texts;
 import dev.mailqueue.schema.control.DatabaseKind;
@@ -26,7 +27,8 @@ import static dev.mailqueue.queue.control.Sql.*;
  * Writes what claimers report: send-started marks, attempts with their outcome (the mail's next status
  * as {@link Transition} decides, the attempt log, per-recipient results), hand-backs and releases. Every
  * statement is conditional on the claimer's lease ({@code STATUS = 'SENDING' AND LEASE_OWNER = ?}), so a
- * claimer that lost its lease cannot undo its successor's work.
+ * claimer that lost its lease cannot undo its successor's work. Each recorded outcome writes its delivery
+ * events ({@link AttemptEvents}) in the same transaction; an outcome whose lease was lost writes none.
  */
 @ApplicationScoped
 public class OutcomeStore {
@@ -181,11 +183,14 @@ public class OutcomeStore {
             (a.verdict() == Verdict.EXPIRED ? expired : tried).add(a);
         }
         Map<AttemptResult, Boolean> leased = new LinkedHashMap<>();
+        Map<AttemptResult, Transition> transitions = new HashMap<>();
+        List<EventLog.Row> events = new ArrayList<>();
         if (!tried.isEmpty()) {
             try (Batch batch = new Batch(c, d.kind(), RECORD)) {
                 PreparedStatement s = batch.statement();
                 for (AttemptResult a : tried) {
                     Transition t = Transition.after(a, retry, inDoubt);
+                    transitions.put(a, t);
                     s.setString(1, t.status().name());
                     s.setInt(2, t.attemptsRemaining());
                     SqlTime.set(s, 3, t.notBefore());
@@ -211,7 +216,13 @@ public class OutcomeStore {
                     s.setString(3, a.owner());
                     batch.add();
                 }
-                batch.execute(); // not an attempt: nothing is logged, whatever the count
+                int[] counts = batch.execute(); // not an attempt: nothing is logged, whatever the count
+                for (int i = 0; i < expired.size(); i++) {
+                    if (applied(counts[i])) {
+                        AttemptResult a = expired.get(i);
+                        events.add(EventLog.Row.of(a.mailId(), EventType.EXPIRED, a.finishedAt(), null, a.error()));
+                    }
+                }
             }
         }
         List<AttemptLog.Row> rows = new ArrayList<>();
@@ -225,14 +236,18 @@ public class OutcomeStore {
                 }
                 LOG.warning(() -> "Mail " + a.mailId() + ": " + LEASE_LOST + " (claimer " + a.owner() + ")");
                 error = error == null ? LEASE_LOST : error + "; " + LEASE_LOST;
-            } else if (!a.recipients().isEmpty()) {
-                withRecipients.add(a);
+            } else {
+                if (!a.recipients().isEmpty()) {
+                    withRecipients.add(a);
+                }
+                AttemptEvents.of(a, transitions.get(a), events);
             }
             rows.add(new AttemptLog.Row(a.mailId(), a.startedAt(), a.finishedAt(), a.server(), a.owner(),
                     outcomeOf(a.verdict()), a.replyCode(), a.replyText(), error, a.enhancedStatus(), a.account()));
         }
         AttemptLog.insert(c, d, rows);
         recordRecipients(c, d.kind(), withRecipients);
+        EventLog.insert(c, d, events);
     }
 
     private static AttemptOutcome outcomeOf(Verdict verdict) {

@@ -1,5 +1,6 @@
 package dev.mailqueue.queue.control;
 
+import dev.mailqueue.api.EventType;
 import dev.mailqueue.mail.entity.Texts;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -78,7 +79,9 @@ public class SuppressionStore {
     }
 
     /**
-     * Adds an entry unless the address is already suppressed in that scope (the first reason stays).
+     * Adds an entry unless the address is already suppressed in that scope (the first reason stays). An
+     * unsubscribe also writes an {@code unsubscribed} event whose detail names the list ({@code all mail}
+     * for scope {@code *}).
      *
      * @return true when it was added
      * @throws StoreException when the database fails
@@ -111,6 +114,10 @@ public class SuppressionStore {
             setText(s, 5, Texts.clip(detail, 1000));
             SqlTime.set(s, 6, now);
             s.executeUpdate();
+        }
+        if (reason == Reason.UNSUBSCRIBE) { // an event about an address and a list, of no one mail
+            EventLog.insert(c, tables.dialect(c), List.of(new EventLog.Row(null, EventType.UNSUBSCRIBED, now, key, null,
+                    null, ALL.equals(scope) ? "all mail" : scope, null)));
         }
         return true;
     }

@@ -35,6 +35,17 @@ class AccountsTest {
     }
 
     @Test
+    void smtpUtf8IsTriedUnlessAnAccountRefusesIt() {
+        settings.put("mailqueue.accounts", "main,relay");
+        settings.put("mailqueue.account.relay.smtputf8", "refuse");
+
+        assertThat(cut().find("main")).hasValueSatisfying(a -> assertThat(a.refusesSmtpUtf8()).isFalse());
+        assertThat(cut().find("relay")).hasValueSatisfying(a -> assertThat(a.refusesSmtpUtf8()).isTrue());
+        settings.put("mailqueue.account.relay.smtputf8", "never");
+        assertThatThrownBy(this::cut).hasMessageContaining("mailqueue.account.relay.smtputf8");
+    }
+
+    @Test
     void aNamedAccountBeatsTheSenderDomainWhichBeatsTheDefault() {
         settings.put("mailqueue.accounts", "main, bulk ,eu");
         settings.put("mailqueue.account.eu.sender-domains", "Shop.EU, other.eu");

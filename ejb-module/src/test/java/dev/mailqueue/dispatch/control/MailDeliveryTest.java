@@ -9,6 +9,8 @@ import dev.mailqueue.account.control.Account;
 import dev.mailqueue.account.control.AccountSettings;
 import dev.mailqueue.account.control.AccountThrottle;
 import dev.mailqueue.account.control.Accounts;
+import dev.mailqueue.mail.entity.RecipientStatus;
+import dev.mailqueue.queue.control.AddressNames;
 import dev.mailqueue.queue.control.AttemptResult;
 import dev.mailqueue.queue.control.Change;
 import dev.mailqueue.queue.control.ClaimedMail;
@@ -108,6 +110,105 @@ class MailDeliveryTest {
             assertThat(m.getHeader("Return-Path")).as("MAIL FROM").containsExactly("<bounces+" + token + "@verp.example>");
             assertThat(m.getHeader("From")).containsExactly("Alice <alice@example.com>");
         });
+    }
+
+    static ClaimedMail internationalMail(long id, String account) {
+        return new ClaimedMail(id, "<" + id + ".utf8@example.com>", CREATED, 5, null, "alice@example.com", "Alice", null,
+                List.of("josé@example.test", "bob@example.com"), List.of(), List.of(), "Olá", account, Map.of(), List.of(),
+                List.of(), new ClaimedMail.Body("Hello", null), AddressNames.of(null, List.of("José Ñandú", "Bob"), List.of(), List.of()));
+    }
+
+    /** RFC 6531 §3.2: GreenMail offers no SMTPUTF8, so josé fails alone, for good; Bob gets the mail, headers ASCII. */
+    @Test
+    void anSmtpUtf8RecipientFailsAloneWhereTheServerDoesNotOfferIt() throws Exception {
+        Change change = cut().deliver(internationalMail(40, "backup"), DONE);
+
+        assertThat(change).isInstanceOfSatisfying(Change.Attempted.class, a -> {
+            assertThat(a.result().verdict()).isEqualTo(Verdict.SENT);
+            assertThat(a.result().recipients()).anySatisfy(r -> {
+                assertThat(r.address()).isEqualTo("josé@example.test");
+                assertThat(r.status()).isEqualTo(RecipientStatus.REFUSED);
+                assertThat(r.enhancedStatus()).isEqualTo("5.6.7");
+                assertThat(r.replyText()).contains("SMTPUTF8", "RFC 6531 3.2");
+            }).anySatisfy(r -> {
+                assertThat(r.address()).isEqualTo("bob@example.com");
+                assertThat(r.status()).isEqualTo(RecipientStatus.SENT);
+            });
+            assertThat(a.result().error()).contains("josé@example.test refused", "RFC 6531 3.2");
+        });
+        assertThat(greenMail.getReceivedMessages()).singleElement().satisfies(m -> {
+            assertThat(m.getAllRecipients()).extracting(Object::toString).contains("Bob <bob@example.com>");
+            String to = jakarta.mail.internet.MimeUtility.unfold(m.getHeader("To", ","));
+            assertThat(to).isASCII().contains(":;").contains("Bob <bob@example.com>");
+            assertThat(jakarta.mail.internet.MimeUtility.decodeText(to.substring(0, to.indexOf(":;"))))
+                    .isEqualTo("\"José Ñandú\" <josé@example.test>");
+        });
+    }
+
+    /** Nobody left to send to, or an author whose address needs SMTPUTF8: nothing goes out, for good. */
+    @Test
+    void withoutSmtpUtf8AMailOnlyToSuchAddressesOrFromOneFailsForGood() throws Exception {
+        ClaimedMail onlyJose = new ClaimedMail(42, "<42.utf8@example.com>", CREATED, 5, null, "alice@example.com", null,
+                null, List.of("josé@example.test"), List.of(), List.of(), "Olá", "backup", Map.of(), List.of(), List.of(),
+                new ClaimedMail.Body("Hello", null));
+        ClaimedMail fromJose = new ClaimedMail(43, "<43.utf8@example.com>", CREATED, 5, null, "josé@example.test", null,
+                null, List.of("bob@example.com"), List.of(), List.of(), "Olá", "verp", Map.of(), List.of(), List.of(),
+                new ClaimedMail.Body("Hello", null));
+
+        assertThat(cut().deliver(onlyJose, DONE)).isInstanceOfSatisfying(Change.Attempted.class, a -> {
+            assertThat(a.result().verdict()).isEqualTo(Verdict.PERMANENT);
+            assertThat(a.result().recipients()).singleElement()
+                    .satisfies(r -> assertThat(r.status()).isEqualTo(RecipientStatus.REFUSED));
+        });
+        assertThat(cut().deliver(fromJose, DONE)).isInstanceOfSatisfying(Change.Attempted.class, a -> {
+            assertThat(a.result().verdict()).isEqualTo(Verdict.PERMANENT);
+            assertThat(a.result().error()).contains("sender's address", "RFC 6531 3.2");
+        });
+        assertThat(greenMail.getReceivedMessages()).isEmpty();
+    }
+
+    /** A server that offers SMTPUTF8, with mail.mime.allowutf8 on the session: the address goes out in UTF-8. */
+    @Test
+    void anSmtpUtf8RecipientIsSentInUtf8WhereTheServerOffersIt() throws Exception {
+        List<String> recipients = new ArrayList<>();
+        List<byte[]> data = new ArrayList<>();
+        SMTPServer utf8 = SMTPServer.port(0).bindAddress(InetAddress.getLoopbackAddress())
+                .messageHandlerFactory(context -> new MessageHandler() {
+                    @Override
+                    public void from(String from) {
+                    }
+
+                    @Override
+                    public void recipient(String recipient) {
+                        recipients.add(recipient);
+                    }
+
+                    @Override
+                    public String data(InputStream in) throws IOException {
+                        data.add(in.readAllBytes());
+                        return null;
+                    }
+
+                    @Override
+                    public void done() {
+                    }
+                }).build();
+        utf8.start();
+        try {
+            Session session = session(utf8.getPortAllocated(), null);
+            session.getProperties().setProperty("mail.mime.allowutf8", "true");
+            sessions.put("lonely", session);
+
+            Change change = cut().deliver(internationalMail(41, "lonely"), DONE);
+
+            assertThat(change).isInstanceOfSatisfying(Change.Attempted.class,
+                    a -> assertThat(a.result().verdict()).isEqualTo(Verdict.SENT));
+            assertThat(recipients).containsExactly("josé@example.test", "bob@example.com");
+            String headers = new String(data.get(0), java.nio.charset.StandardCharsets.UTF_8);
+            assertThat(headers).contains("=?UTF-8?Q?Jos=C3=A9_=C3=91and=C3=BA?= <josé@example.test>");
+        } finally {
+            utf8.stop();
+        }
     }
 
     @Test

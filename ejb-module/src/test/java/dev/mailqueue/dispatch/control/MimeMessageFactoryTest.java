@@ -1,9 +1,11 @@
 package dev.mailqueue.dispatch.control;
 
+import dev.mailqueue.queue.control.AddressNames;
 import dev.mailqueue.queue.control.ClaimedMail;
 import dev.mailqueue.queue.control.NewMail;
 import jakarta.mail.Address;
 import jakarta.mail.Message.RecipientType;
+import jakarta.mail.Message;
 import jakarta.mail.MessagingException;
 import jakarta.mail.Multipart;
 import jakarta.mail.Part;
@@ -86,6 +88,23 @@ class MimeMessageFactoryTest {
         MimeMessage second = compose(row());
 
         assertThat(onTheWire(second).getMessageID()).isEqualTo(onTheWire(first).getMessageID()).isEqualTo(MESSAGE_ID);
+    }
+
+    /** Issue 12: names on every header address, RFC 2047-encoded where not ASCII, quoted where they hold a comma. */
+    @Test
+    void everyAddressCarriesItsNameEncoded() throws Exception {
+        ClaimedMail mail = new ClaimedMail(1, MESSAGE_ID, CREATED, 5, null, "joerg@example.com", null,
+                "help@example.com", List.of("alice@example.com", "pat@xn--bcher-kva.example"), List.of("bob@example.org"),
+                List.of("dave@example.com"), "Hi", "mailqueue", Map.of(), List.of(), List.of(), null,
+                AddressNames.of("Help, Desk", List.of("Doe, Alice", "Pât"), List.of("Bob \"B\" Smith"), List.of("Dave")));
+        MimeMessage composed = MimeMessageFactory.compose(session, mail, new ClaimedMail.Body("x", null), (id, seq) -> null);
+
+        assertThat(MimeUtility.unfold(composed.getHeader("To", ",")).replace('\t', ' ')).isEqualTo("\"Doe, Alice\" <alice@example.com>, =?UTF-8?Q?P=C3=A2t?= <pat@xn--bcher-kva.example>");
+        assertThat(composed.getHeader("Cc", ",")).isEqualTo("\"Bob \\\"B\\\" Smith\" <bob@example.org>");
+        assertThat(composed.getHeader("Reply-To", ",")).isEqualTo("\"Help, Desk\" <help@example.com>");
+        MimeMessage received = onTheWire(composed);
+        assertThat(((InternetAddress) received.getRecipients(Message.RecipientType.TO)[0]).getPersonal()).isEqualTo("Doe, Alice");
+        assertThat(((InternetAddress) received.getRecipients(Message.RecipientType.TO)[1]).getPersonal()).isEqualTo("Pât");
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.mailqueue.mail.control;
 import dev.mailqueue.account.control.AccountSettings;
 import dev.mailqueue.account.control.Accounts;
 import dev.mailqueue.api.MailRequest;
+import dev.mailqueue.queue.control.AddressNames;
 import dev.mailqueue.queue.control.MailGroup;
 import dev.mailqueue.queue.control.NewMail;
 import dev.mailqueue.unsubscribe.control.UnsubscribeLinks;
@@ -54,6 +55,28 @@ class MailFactoryTest {
         MailGroup group = cut.create(request, NOW, "tester", null, null);
         assertThat(group.mails()).hasSize(1);
         return group.mails().get(0);
+    }
+
+    /** Issue 12: addresses stored bare with A-label domains, names apart; one recipient whatever its name or form. */
+    @Test
+    void namesAreKeptApartAndDomainsStoredAsALabels() {
+        NewMail mail = one(new MailRequest().from("Shop <billing@bücher.example>").replyTo("\"Help, Desk\" <help@example.com>")
+                .to("\"Doe, Jane\" <jane@example.com>", "pat@BÜCHER.example", "Pat <pat@xn--bcher-kva.example>")
+                .cc("JANE@example.com").bcc("José <josé@example.test>").text("x"));
+
+        assertThat(mail.from()).isEqualTo("billing@xn--bcher-kva.example");
+        assertThat(mail.fromName()).isEqualTo("Shop");
+        assertThat(mail.messageId()).endsWith("@xn--bcher-kva.example>");
+        assertThat(mail.replyTo()).isEqualTo("help@example.com");
+        assertThat(mail.to()).containsExactly("jane@example.com", "pat@xn--bcher-kva.example");
+        assertThat(mail.cc()).isEmpty();
+        assertThat(mail.bcc()).containsExactly("josé@example.test");
+        assertThat(mail.names().replyTo()).isEqualTo("Help, Desk");
+        assertThat(mail.names().toName(0)).isEqualTo("Doe, Jane");
+        assertThat(mail.names().toName(1)).isNull();
+        assertThat(mail.names().bccName(0)).isEqualTo("José");
+        assertThat(AddressNames.decode(mail.names().encode())).isEqualTo(mail.names());
+        assertThat(AddressNames.decode(null)).isEqualTo(AddressNames.NONE);
     }
 
     @Test
@@ -128,6 +151,16 @@ class MailFactoryTest {
                 .as("the queue's lifetime caps the caller's").isEqualTo(NOW.plus(Duration.ofDays(5)));
         cut = factory("5", "0");
         assertThat(one(request()).expiresAt()).as("0: no limit").isNull();
+    }
+
+    @Test
+    void eachCopyOfAPerRecipientMailKeepsItsRecipientsName() {
+        MailGroup copies = cut.create(new MailRequest().from("news@example.com").to("\"Doe, Jane\" <jane@example.com>")
+                .bcc("Pat <pat@bücher.example>").subject("s").text("t").perRecipient(true), NOW, "tester", null, null);
+
+        assertThat(copies.mails()).extracting(NewMail::to)
+                .containsExactly(List.of("jane@example.com"), List.of("pat@xn--bcher-kva.example"));
+        assertThat(copies.mails()).extracting(m -> m.names().toName(0)).containsExactly("Doe, Jane", "Pat");
     }
 
     @Test

@@ -53,7 +53,8 @@ class MailRequestValidatorTest {
         cut.attachments = AttachmentPolicy.of(20, 10_485_760, AttachmentPolicy.GMAIL_BLOCKED);
         cut.headers = new HeaderPolicy();
         cut.accounts = Accounts.of(AccountSettings.parse(
-                name -> Optional.ofNullable(Map.of("mailqueue.accounts", "mailqueue,bulk").get(name))));
+                name -> Optional.ofNullable(Map.of("mailqueue.accounts", "mailqueue,bulk",
+                        "mailqueue.account.bulk.smtputf8", "refuse").get(name))));
         cut.factory = MailFactoryTest.factory("100", "432000000"); // the defaults: 5 days
         cut.unsubscribeLinks = cut.factory.unsubscribeLinks;
     }
@@ -157,7 +158,7 @@ class MailRequestValidatorTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"not-an-address", "a@b@c", "Bob <bob@example.com>", "bob@example.com\r\nBcc: eve@example.com",
+    @ValueSource(strings = {"not-an-address", "a@b@c", "Smith, Bob <bob@example.com>", "bob@example.com\r\nBcc: eve@example.com",
             "bob@example.com\n", "(Bob) bob@example.com", "bob@example.com, eve@example.com", "bob@", "@example.com",
             "bob smith@example.com", " ", "bob@example..com"})
     void aBadRecipientIsRefusedNamingItsPlaceInTheList(String address) {
@@ -171,13 +172,19 @@ class MailRequestValidatorTest {
     }
 
     @Test
-    void aDisplayNameInAnAddressIsRefusedWithAHint() {
-        MailRequest request = good();
-        request.setFrom("Bob <bob@example.com>");
+    void aDisplayNameInAnAddressIsAccepted() {
+        MailRequest request = good().fromName(null).from("Bob <bob@example.com>").replyTo("\"Help, Desk\" <help@example.com>");
+        request.setTo(List.of("\"Doe, Jane\" <jane@example.org>", "José <josé@bücher.example>"));
 
-        assertThat(errors(request)).singleElement().satisfies(error -> {
-            assertThat(error.getField()).isEqualTo("from");
-            assertThat(error.getMessage()).contains("display name");
+        assertThatCode(() -> cut.check(request)).doesNotThrowAnyException();
+    }
+
+    @Test
+    void aSenderNameGivenTwiceMustBeTheSame() {
+        assertThatCode(() -> cut.check(good().from("Bob <bob@example.com>").fromName("Bob"))).doesNotThrowAnyException();
+        assertThat(errors(good().from("Bob <bob@example.com>").fromName("Robert"))).singleElement().satisfies(error -> {
+            assertThat(error.getField()).isEqualTo("fromName");
+            assertThat(error.getMessage()).contains("once");
         });
     }
 
@@ -389,16 +396,25 @@ class MailRequestValidatorTest {
         assertThat(errors(request)).extracting(FieldError::getField).containsExactly("to[0]");
     }
 
-    /** Without SMTPUTF8 such an address would be mangled in the envelope, so it is refused up front. */
+    /** An account whose relay never offers SMTPUTF8 refuses such addresses up front; IDN domains are fine. */
     @Test
-    void anInternationalizedAddressIsRefused() {
-        MailRequest request = good();
-        request.setTo(List.of("jörg@example.de"));
+    void anAccountSetToRefuseSmtpUtf8RefusesANonAsciiLocalPartAtEnqueue() {
+        MailRequest request = good().account("bulk");
+        request.setTo(List.of("pat@bücher.example", "José <josé@example.test>"));
 
         assertThat(errors(request)).singleElement().satisfies(error -> {
-            assertThat(error.getField()).isEqualTo("to[0]");
-            assertThat(error.getMessage()).contains("ASCII");
+            assertThat(error.getField()).isEqualTo("to[1]");
+            assertThat(error.getMessage()).contains("SMTPUTF8", "RFC 6531", "mailqueue.account.bulk.smtputf8=refuse");
         });
+    }
+
+    /** A Unicode domain goes out as its A-label; a non-ASCII local part needs SMTPUTF8 (decided when sent). */
+    @Test
+    void anInternationalizedAddressIsAccepted() {
+        MailRequest request = good();
+        request.setTo(List.of("jörg@example.de", "pat@bücher.example"));
+
+        assertThatCode(() -> cut.check(request)).doesNotThrowAnyException();
     }
 
     @Test

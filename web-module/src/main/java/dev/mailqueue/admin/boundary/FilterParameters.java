@@ -15,7 +15,7 @@ import java.util.Locale;
 
 /**
  * Reads a {@link MailFilter} and the paging from query parameters: {@code id} and {@code status}
- * (repeatable or comma separated), {@code recipient}, {@code sender}, {@code enqueuedBy},
+ * (repeatable or comma separated), {@code recipient}, {@code sender}, {@code enqueuedBy}, {@code campaign}, {@code tag}, {@code reference},
  * {@code createdFrom} and {@code createdTo} (ISO-8601 instants), {@code errorText}, {@code bounced}
  * (true/false); {@code page} and {@code size} (whole numbers). A value that does not parse is an
  * {@link InvalidFilterException} naming the parameter, without echoing the value; what a parsed value
@@ -51,6 +51,9 @@ final class FilterParameters {
         filter.setRecipient(text(query, "recipient"));
         filter.setSender(text(query, "sender"));
         filter.setEnqueuedBy(text(query, "enqueuedBy"));
+        filter.setCampaign(text(query, "campaign"));
+        filter.setTag(text(query, "tag"));
+        filter.setReference(text(query, "reference"));
         filter.setErrorText(text(query, "errorText"));
         filter.setCreatedFrom(instant(query, "createdFrom", errors));
         filter.setCreatedTo(instant(query, "createdTo", errors));

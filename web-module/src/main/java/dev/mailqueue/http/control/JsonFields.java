@@ -1,6 +1,7 @@
 package dev.mailqueue.http.control;
 
 import dev.mailqueue.api.FieldError;
+import dev.mailqueue.api.Mailboxes;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
@@ -28,6 +29,9 @@ import java.util.TreeSet;
  * so all mismatches of a request are reported at once.
  */
 public final class JsonFields {
+
+    /** The members of an address object. */
+    static final Set<String> MAILBOX_FIELDS = Set.of("name", "address");
 
     /** Longest member name shown back in an error, in characters. */
     static final int SHOWN_NAME_CHARS = 64;
@@ -74,6 +78,49 @@ public final class JsonFields {
             return s.getString();
         }
         mismatch(name, "must be a string");
+        return null;
+    }
+
+    /**
+     * @return the member as a mailbox text: a string as it is, or an object {@code {"name", "address"}} (both
+     *         strings, name optional) written as {@link Mailboxes#named}; null when absent or neither
+     */
+    public String mailbox(String name) {
+        JsonValue value = present(name);
+        return value == null ? null : mailbox(field(name), value);
+    }
+
+    /** @return the member as a list of mailbox texts (each as {@link #mailbox(String)}); null when absent */
+    public List<String> mailboxes(String name) {
+        JsonArray array = array(name, "must be a list of addresses: strings or {\"name\", \"address\"} objects");
+        if (array == null) {
+            return null;
+        }
+        List<String> result = new ArrayList<>(array.size());
+        for (int i = 0; i < array.size(); i++) {
+            result.add(mailbox(field(name) + "[" + i + "]", array.get(i))); // null keeps the others' positions
+        }
+        return result;
+    }
+
+    private String mailbox(String field, JsonValue value) {
+        if (value instanceof JsonString s) {
+            return s.getString();
+        }
+        if (value instanceof JsonObject o) {
+            JsonFields parts = new JsonFields(o, field, errors);
+            parts.allowOnly(MAILBOX_FIELDS, "an address");
+            String address = parts.string("address");
+            String displayName = parts.string("name");
+            if (address == null) {
+                if (!o.containsKey("address")) {
+                    errors.add(new FieldError(parts.field("address"), "is required"));
+                }
+                return null;
+            }
+            return Mailboxes.named(displayName, address);
+        }
+        errors.add(new FieldError(field, "must be a string or an object {\"name\", \"address\"}"));
         return null;
     }
 

@@ -23,7 +23,7 @@ import java.util.Set;
 public final class MailFilterJson {
 
     /** The members of a filter. */
-    static final Set<String> FILTER_FIELDS = Set.of("ids", "statuses", "recipient", "sender", "enqueuedBy",
+    static final Set<String> FILTER_FIELDS = Set.of("ids", "statuses", "recipient", "sender", "enqueuedBy", "campaign", "tag", "reference",
             "createdFrom", "createdTo", "errorText", "bounced");
 
     private MailFilterJson() {
@@ -62,6 +62,9 @@ public final class MailFilterJson {
         filter.setRecipient(in.string("recipient"));
         filter.setSender(in.string("sender"));
         filter.setEnqueuedBy(in.string("enqueuedBy"));
+        filter.setCampaign(in.string("campaign"));
+        filter.setTag(in.string("tag"));
+        filter.setReference(in.string("reference"));
         filter.setErrorText(in.string("errorText"));
         filter.setCreatedFrom(in.instant("createdFrom"));
         filter.setCreatedTo(in.instant("createdTo"));

@@ -17,10 +17,13 @@ import java.util.Set;
  * Binds the JSON of {@code POST /api/mails} (one object) and {@code POST /api/mails/batch} (an array of
  * at most {@value MailLimits#BATCH} of them) to {@link MailRequest}s with exact types
  * ({@link JsonFields}): strings from strings, {@code priority} a whole number from 0 to 9,
- * {@code perRecipient} a boolean, {@code to}/{@code cc}/{@code bcc} arrays of strings,
+ * {@code perRecipient} a boolean; {@code from} and {@code replyTo} an address, {@code to}/{@code cc}/{@code bcc}
+ * arrays of addresses, an address being a string ({@code "Doe, Jane" <jane@example.com>} or bare) or an object
+ * {@code {"name": "Doe, Jane", "address": "jane@example.com"}} ({@link JsonFields#mailbox});
  * {@code notBefore}/{@code expiresAt} ISO-8601 instants, {@code headers} an object of strings,
  * {@code attachments} an array of {@code {filename, contentType, content}} with base64 content,
- * {@code account} and {@code unsubscribeList} strings; no
+ * {@code account}, {@code unsubscribeList}, {@code reference} and {@code campaign} strings,
+ * {@code tags} an array of strings; no
  * other member. The queue's own rules (addresses, lengths, characters, dates) come after, in the
  * queue; this is only about the shape.
  */
@@ -29,7 +32,7 @@ public final class MailRequestJson {
     /** The members of a mail. */
     static final Set<String> MAIL_FIELDS = Set.of("from", "fromName", "replyTo", "to", "cc", "bcc", "subject", "text",
             "html", "priority", "notBefore", "expiresAt", "perRecipient", "attachments", "headers", "account",
-            "unsubscribeList");
+            "unsubscribeList", "reference", "campaign", "tags");
 
     /** The members of an attachment. */
     static final Set<String> ATTACHMENT_FIELDS = Set.of("filename", "contentType", "content");
@@ -75,12 +78,12 @@ public final class MailRequestJson {
         }
         JsonFields in = new JsonFields(object, path, errors);
         in.allowOnly(MAIL_FIELDS, "a mail");
-        mail.setFrom(in.string("from"));
+        mail.setFrom(in.mailbox("from"));
         mail.setFromName(in.string("fromName"));
-        mail.setReplyTo(in.string("replyTo"));
-        mail.setTo(orEmpty(in.strings("to")));
-        mail.setCc(orEmpty(in.strings("cc")));
-        mail.setBcc(orEmpty(in.strings("bcc")));
+        mail.setReplyTo(in.mailbox("replyTo"));
+        mail.setTo(orEmpty(in.mailboxes("to")));
+        mail.setCc(orEmpty(in.mailboxes("cc")));
+        mail.setBcc(orEmpty(in.mailboxes("bcc")));
         mail.setSubject(in.string("subject"));
         mail.setText(in.string("text"));
         mail.setHtml(in.string("html"));
@@ -93,6 +96,9 @@ public final class MailRequestJson {
         mail.setPerRecipient(perRecipient != null && perRecipient);
         mail.setAccount(in.string("account"));
         mail.setUnsubscribeList(in.string("unsubscribeList"));
+        mail.setReference(in.string("reference"));
+        mail.setCampaign(in.string("campaign"));
+        mail.setTags(orEmpty(in.strings("tags")));
         var headers = in.stringMap("headers");
         if (headers != null) {
             mail.setHeaders(headers);

@@ -119,6 +119,27 @@ public class MailsResource {
     }
 
     /**
+     * @param id the mail's id
+     * @return its delivery events, oldest first, each as a webhook's {@code data} carries it
+     * @throws MailNotFoundException when there is no such mail or the caller may not see it (404)
+     */
+    @GET
+    @Path("{id: [0-9]+}/events")
+    @Operation(summary = "A mail's delivery events", description = "Oldest first, as webhooks carry them (sent,"
+            + " deferred, refused, bounced, delayed, complained, failed, expired, held, cancelled, suppressed)."
+            + " A sender sees only its own mails.")
+    @org.eclipse.microprofile.openapi.annotations.responses.APIResponse(responseCode = "200", description = "the events",
+            content = @org.eclipse.microprofile.openapi.annotations.media.Content(mediaType = "application/json",
+                    schema = @org.eclipse.microprofile.openapi.annotations.media.Schema(
+                            type = org.eclipse.microprofile.openapi.annotations.enums.SchemaType.ARRAY,
+                            implementation = Object.class)))
+    public jakarta.json.JsonArray events(@PathParam("id") long id) throws MailNotFoundException {
+        jakarta.json.JsonArrayBuilder events = jakarta.json.Json.createArrayBuilder();
+        mails.events(id).forEach(e -> events.add(dev.mailqueue.webhook.control.EventJson.of(e)));
+        return events.build();
+    }
+
+    /**
      * Cancels a mail that is still QUEUED.
      *
      * @param id the mail's id

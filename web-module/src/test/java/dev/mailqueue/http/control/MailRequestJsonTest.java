@@ -54,6 +54,32 @@ class MailRequestJsonTest {
         });
     }
 
+    /** Issue 12: an address is a string or a {name, address} object; the object becomes a quoted name-addr. */
+    @Test
+    void anAddressIsAStringOrANameAndAddressObject() throws IOException {
+        List<FieldError> errors = new ArrayList<>();
+        MailRequest mail = MailRequestJson.mail(StrictJsonTest.read("{\"from\":{\"name\":\"Shop\",\"address\":\"a@b.example\"},"
+                + "\"replyTo\":{\"address\":\"help@b.example\"},"
+                + "\"to\":[\"\\\"Doe, Jane\\\" <jane@c.example>\",{\"name\":\"Pat \\\"P\\\" O'Neil, Jr.\",\"address\":\"pat@bücher.example\"}],"
+                + "\"cc\":[{\"name\":null,\"address\":\"c@c.example\"}]}"), errors);
+
+        assertThat(errors).isEmpty();
+        assertThat(mail.getFrom()).isEqualTo("\"Shop\" <a@b.example>");
+        assertThat(mail.getReplyTo()).isEqualTo("help@b.example");
+        assertThat(mail.getTo()).containsExactly("\"Doe, Jane\" <jane@c.example>", "\"Pat \\\"P\\\" O'Neil, Jr.\" <pat@bücher.example>");
+        assertThat(mail.getCc()).containsExactly("c@c.example");
+    }
+
+    @Test
+    void anAddressObjectNeedsAnAddressAndNoOtherMember() throws IOException {
+        List<FieldError> errors = new ArrayList<>();
+        MailRequestJson.mail(StrictJsonTest.read("{\"from\":{\"name\":\"Shop\"},\"to\":[{\"address\":\"a@b.example\","
+                + "\"email\":\"x\"}, 7],\"bcc\":{\"address\":\"a@b.example\"}}"), errors);
+
+        assertThat(errors).extracting(FieldError::getField)
+                .containsExactlyInAnyOrder("from.address", "to[0].email", "to[1]", "bcc");
+    }
+
     @Test
     void nullMeansAbsent() throws IOException {
         List<FieldError> errors = new ArrayList<>();

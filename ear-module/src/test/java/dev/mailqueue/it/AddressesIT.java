@@ -1,0 +1,148 @@
+package dev.mailqueue.it;
+
+import dev.mailqueue.api.AddressView;
+import dev.mailqueue.api.EnqueueReceipt;
+import dev.mailqueue.api.MailStatus;
+import dev.mailqueue.api.MailView;
+import dev.mailqueue.api.RecipientView;
+import jakarta.mail.Message;
+import jakarta.mail.internet.InternetAddress;
+import jakarta.mail.internet.MimeMessage;
+import jakarta.mail.internet.MimeUtility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * Addresses as people write them (issue 12), end to end: names given as {@code {name, address}} objects and
+ * name-addr strings, a non-ASCII local part sent over SMTPUTF8 to a real Postfix (src/test/postfix, started
+ * here, {@code smtputf8_enable = yes}; account {@code utf8}, whose session has {@code mail.mime.allowutf8}),
+ * the same address failing alone with the RFC 6531 reason on GreenMail (no SMTPUTF8) while an IDN
+ * co-recipient receives the mail at its A-label. Addresses are unique per run (Derby outlives runs in target/).
+ * Needs Debian's {@code postfix} and root, as BounceIntakeIT; skipped without them.
+ */
+class AddressesIT extends QueueServerIT {
+
+    private static final Path SCRIPT = Path.of(System.getProperty("it.postfix.script", "../src/test/postfix/postfix-instance.sh"));
+    private static final Path DIR = Path.of(System.getProperty("it.postfix.dir", "/tmp/mailqueue-it-postfix"));
+    private static final int POSTFIX_PORT = Integer.getInteger("it.postfix.port", 3133);
+    private static final String RUN = Long.toString(System.currentTimeMillis(), 36);
+
+    @BeforeAll
+    static void startPostfix() throws Exception {
+        assumeTrue(Files.isExecutable(Path.of("/usr/sbin/postfix")), "Debian's postfix is not installed");
+        assumeTrue("root".equals(System.getProperty("user.name")), "a private Postfix instance must be started as root");
+        postfix("start", DIR.toAbsolutePath().toString(), Integer.toString(POSTFIX_PORT), Integer.toString(SmtpCatcher.PORT));
+    }
+
+    @AfterAll
+    static void stopPostfix() throws Exception {
+        if (Files.isDirectory(DIR)) {
+            postfix("stop", DIR.toAbsolutePath().toString());
+        }
+    }
+
+    @Test
+    void aNonAsciiMailboxArrivesOverSmtpUtf8WithItsUnicodeNameEncoded() throws Exception {
+        String jose = "josé." + RUN + "@mailqueue.test"; // Postfix keeps mailqueue.test's mail in its Maildir
+        Path maildir = DIR.resolve("mail/maildir/new");
+        List<Path> before = Files.isDirectory(maildir) ? files(maildir) : List.of();
+        HttpResponse<String> response = QueueApi.post("""
+                {"from": {"name": "Envío Ñandú", "address": "news@sender.example"}, "account": "utf8",
+                 "to": [{"name": "José Ñandú, Jr.", "address": "%s"}], "subject": "Olá", "text": "Olá José"}
+                """.formatted(jose));
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(202);
+        EnqueueReceipt receipt = QueueApi.receipt(response.body());
+        QueueApi.awaitStatus(receipt.getId(), MailStatus.SENT, Duration.ofSeconds(30));
+
+        await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(200))
+                .until(() -> Files.isDirectory(maildir) && files(maildir).stream().anyMatch(p -> !before.contains(p)
+                        && read(p).contains(jose)));
+        String raw = files(maildir).stream().filter(p -> !before.contains(p)).map(AddressesIT::read)
+                .filter(text -> text.contains(jose)).findFirst().orElseThrow();
+        String headers = MimeUtility.unfold(raw.substring(0, raw.indexOf("\n\n")));
+        assertThat(headers).as("RFC 6532: the address in UTF-8, the name RFC 2047-encoded")
+                .contains("To: =?UTF-8?Q?Jos=C3=A9_=C3=91and=C3=BA=2C_Jr=2E?= <" + jose + ">")
+                .contains("From: =?UTF-8?Q?Env=C3=ADo_=C3=91and=C3=BA?= <news@sender.example>")
+                .contains("Delivered-To: " + jose);
+        MailView view = QueueApi.find(receipt.getId());
+        assertThat(view.getAddresses()).filteredOn(a -> a.getField().equals("to")).singleElement().satisfies(a -> {
+            assertThat(a.getName()).isEqualTo("José Ñandú, Jr.");
+            assertThat(a.getAddress()).isEqualTo(jose);
+            assertThat(a.isSmtpUtf8()).isTrue();
+        });
+    }
+
+    @Test
+    void withoutSmtpUtf8ThatRecipientFailsAloneAndAnIdnCoRecipientGetsTheMailAtItsALabel() {
+        String jose = "josé." + RUN + "@example.test";
+        String pat = "pat." + RUN + "@bücher.example";
+        String patAscii = "pat." + RUN + "@xn--bcher-kva.example";
+        HttpResponse<String> response = QueueApi.post("""
+                {"from": "news@sender.example", "to": ["José <%s>", "\\"Pat, Bücher\\" <%s>"],
+                 "subject": "Olá", "text": "Olá"}
+                """.formatted(jose, pat));
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(202);
+        EnqueueReceipt receipt = QueueApi.receipt(response.body());
+
+        MailView sent = QueueApi.awaitStatus(receipt.getId(), MailStatus.SENT, Duration.ofSeconds(30));
+        assertThat(sent.getRecipients()).filteredOn(r -> r.getAddress().equals(jose)).singleElement()
+                .satisfies((RecipientView r) -> {
+                    assertThat(r.getStatus()).isEqualTo("REFUSED");
+                    assertThat(r.getEnhancedStatus()).isEqualTo("5.6.7");
+                    assertThat(r.getReplyText()).contains("SMTPUTF8", "RFC 6531 3.2");
+                });
+        assertThat(sent.getAddresses()).filteredOn(a -> a.getField().equals("to"))
+                .extracting(AddressView::getAddress, AddressView::getUnicodeAddress)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(jose, jose),
+                        org.assertj.core.groups.Tuple.tuple(patAscii, pat));
+        List<MimeMessage> inbox = SMTP.inbox(patAscii);
+        assertThat(inbox).singleElement().satisfies(m -> {
+            assertThat(MimeUtility.unfold(m.getHeader("To", ","))).as("josé downgraded to an encoded empty group")
+                    .isASCII().contains(":;");
+            assertThat(java.util.Arrays.stream(m.getRecipients(Message.RecipientType.TO)).map(a -> (InternetAddress) a)
+                    .filter(a -> !a.isGroup()).toList()).singleElement().satisfies(a -> {
+                        assertThat(a.getAddress()).isEqualTo(patAscii);
+                        assertThat(a.getPersonal()).isEqualTo("Pat, Bücher");
+                    });
+        });
+    }
+
+    private static List<Path> files(Path maildir) throws IOException {
+        try (var files = Files.list(maildir)) {
+            return files.toList();
+        }
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    private static void postfix(String... args) throws IOException, InterruptedException {
+        String[] command = new String[args.length + 2];
+        command[0] = "bash";
+        command[1] = SCRIPT.toAbsolutePath().toString();
+        System.arraycopy(args, 0, command, 2, args.length);
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("postfix-instance.sh %s", args[0]).isTrue();
+        assertThat(process.exitValue()).as("postfix-instance.sh %s: %s", args[0], output).isZero();
+    }
+}

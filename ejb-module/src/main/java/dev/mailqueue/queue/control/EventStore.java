@@ -1,0 +1,443 @@
+package dev.mailqueue.queue.control;
+
+import dev.mailqueue.api.EventType;
+import dev.mailqueue.mail.entity.AddressLists;
+import dev.mailqueue.mail.entity.Texts;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BiFunction;
+
+import static dev.mailqueue.queue.control.Sql.*;
+
+/**
+ * The outbox's reading side: hands new delivery events to the webhook endpoints that want them (one
+ * WEBHOOK_DELIVERY row per event and endpoint), finds each endpoint's due deliveries in order, records how
+ * each went, and keeps each endpoint's health. Every method runs in the caller's transaction.
+ */
+@ApplicationScoped
+public class EventStore {
+
+    /** Columns of an event with its mail, for {@link #event}. */
+    private static final String EVENT_COLUMNS = "e.ID, e.MAIL_ID, e.EVENT_TYPE, e.OCCURRED_AT, e.RECIPIENT,"
+            + " e.REPLY_CODE, e.ENHANCED_STATUS, e.DETAIL, e.NEXT_ATTEMPT_AT, m.MESSAGE_ID, m.REFERENCE, m.CAMPAIGN,"
+            + " m.TAGS, m.TO_ADDRESSES, m.CC_ADDRESSES, m.BCC_ADDRESSES";
+
+    /**
+     * An endpoint's due deliveries in event order, less those whose mail has an earlier event still
+     * pending for the endpoint (events of one mail arrive in order). {@code ?}s: endpoint, now.
+     */
+    static final String DUE = "SELECT d.ATTEMPTS, d.CREATED_AT, " + EVENT_COLUMNS + " FROM WEBHOOK_DELIVERY d"
+            + " JOIN MAIL_EVENT e ON e.ID = d.EVENT_ID LEFT JOIN MAIL_MESSAGE m ON m.ID = e.MAIL_ID"
+            + " WHERE d.ENDPOINT = ? AND d.STATUS = 'PENDING' AND d.NEXT_ATTEMPT_AT <= ? AND NOT EXISTS"
+            + " (SELECT 1 FROM WEBHOOK_DELIVERY p WHERE p.ENDPOINT = d.ENDPOINT AND p.MAIL_ID = d.MAIL_ID"
+            + " AND p.EVENT_ID < d.EVENT_ID AND p.STATUS = 'PENDING') ORDER BY d.EVENT_ID";
+
+    @Inject
+    QueueTables tables;
+
+    /**
+     * @param tables the queue's tables
+     * @return a store on them, for use outside a container
+     */
+    public static EventStore on(QueueTables tables) {
+        EventStore store = new EventStore();
+        store.tables = tables;
+        return store;
+    }
+
+    /**
+     * Hands up to {@code limit} unpublished events, oldest first, to the endpoints that want them and marks
+     * them published.
+     *
+     * @param limit     most events, 1 or more
+     * @param endpoints the names of the endpoints that want an event of a type and campaign (null: none)
+     * @param now       now, the deliveries' creation and first due time
+     * @return events published, 0 when there were none
+     * @throws StoreException when the database fails
+     */
+    public int publish(int limit, BiFunction<EventType, String, List<String>> endpoints, Instant now) {
+        try (Connection c = tables.connect()) {
+            Dialect d = tables.dialect(c);
+            List<long[]> events = new ArrayList<>(); // id, mail id (or -1)
+            List<List<String>> wanted = new ArrayList<>();
+            try (PreparedStatement s = c.prepareStatement("SELECT e.ID, e.MAIL_ID, e.EVENT_TYPE, m.CAMPAIGN FROM MAIL_EVENT e"
+                    + " LEFT JOIN MAIL_MESSAGE m ON m.ID = e.MAIL_ID WHERE e.PUBLISHED = 0 ORDER BY e.ID")) {
+                s.setMaxRows(limit);
+                try (ResultSet r = s.executeQuery()) {
+                    while (r.next()) {
+                        long mail = r.getLong(2);
+                        events.add(new long[]{r.getLong(1), r.wasNull() ? -1 : mail});
+                        wanted.add(endpoints.apply(EventType.valueOf(r.getString(3)), r.getString(4)));
+                    }
+                }
+            }
+            if (events.isEmpty()) {
+                return 0;
+            }
+            boolean any = wanted.stream().anyMatch(w -> !w.isEmpty());
+            if (any) {
+                try (Batch batch = new Batch(c, d.kind(), "INSERT INTO WEBHOOK_DELIVERY (ENDPOINT, EVENT_ID, MAIL_ID,"
+                        + " STATUS, ATTEMPTS, CREATED_AT, NEXT_ATTEMPT_AT) VALUES (?, ?, ?, 'PENDING', 0, ?, ?)")) {
+                    PreparedStatement s = batch.statement();
+                    for (int i = 0; i < events.size(); i++) {
+                        for (String endpoint : wanted.get(i)) {
+                            s.setString(1, endpoint);
+                            s.setLong(2, events.get(i)[0]);
+                            if (events.get(i)[1] < 0) {
+                                s.setNull(3, Types.BIGINT);
+                            } else {
+                                s.setLong(3, events.get(i)[1]);
+                            }
+                            SqlTime.set(s, 4, now);
+                            SqlTime.set(s, 5, now);
+                            batch.add();
+                        }
+                    }
+                    batch.execute();
+                }
+            }
+            List<Long> ids = events.stream().map(e -> e[0]).toList();
+            for (List<Long> chunk : chunks(ids)) {
+                try (PreparedStatement s = c.prepareStatement("UPDATE MAIL_EVENT SET PUBLISHED = 1 WHERE ID IN ("
+                        + marks(chunk.size()) + ")")) {
+                    bindIds(s, 1, chunk);
+                    s.executeUpdate();
+                }
+            }
+            return events.size();
+        } catch (SQLException e) {
+            throw new StoreException("could not publish delivery events", e);
+        }
+    }
+
+    /** A delivery that is due: its event, and how often it was tried. */
+    public record Due(EventRecord event, int attempts, Instant createdAt) {
+    }
+
+    /**
+     * @param endpoint the endpoint
+     * @param now      now
+     * @param limit    most deliveries, 1 or more
+     * @return its due deliveries, in event order, none of a mail with an earlier one pending
+     * @throws StoreException when the database fails
+     */
+    public List<Due> due(String endpoint, Instant now, int limit) {
+        try (Connection c = tables.connect(); PreparedStatement s = c.prepareStatement(DUE)) {
+            s.setString(1, endpoint);
+            SqlTime.set(s, 2, now);
+            s.setMaxRows(limit);
+            List<Due> due = new ArrayList<>();
+            try (ResultSet r = s.executeQuery()) {
+                while (r.next()) {
+                    due.add(new Due(event(r, 3), r.getInt(1), SqlTime.get(r, 2)));
+                }
+            }
+            return due;
+        } catch (SQLException e) {
+            throw new StoreException("could not read the due deliveries of webhook endpoint " + endpoint, e);
+        }
+    }
+
+    /**
+     * @param mailId a mail
+     * @return its events, oldest first
+     * @throws StoreException when the database fails
+     */
+    public List<EventRecord> eventsOf(long mailId) {
+        try (Connection c = tables.connect(); PreparedStatement s = c.prepareStatement("SELECT " + EVENT_COLUMNS
+                + " FROM MAIL_EVENT e LEFT JOIN MAIL_MESSAGE m ON m.ID = e.MAIL_ID WHERE e.MAIL_ID = ? ORDER BY e.ID")) {
+            s.setLong(1, mailId);
+            List<EventRecord> events = new ArrayList<>();
+            try (ResultSet r = s.executeQuery()) {
+                while (r.next()) {
+                    events.add(event(r, 1));
+                }
+            }
+            return events;
+        } catch (SQLException e) {
+            throw new StoreException("could not read the events of mail " + mailId, e);
+        }
+    }
+
+    private static EventRecord event(ResultSet r, int from) throws SQLException {
+        int i = from;
+        long id = r.getLong(i++);
+        long mail = r.getLong(i++);
+        Long mailId = r.wasNull() ? null : mail;
+        EventType type = EventType.valueOf(r.getString(i++));
+        Instant at = SqlTime.get(r, i++);
+        String recipient = r.getString(i++);
+        int code = r.getInt(i++);
+        Integer replyCode = r.wasNull() ? null : code;
+        String enhanced = r.getString(i++);
+        String detail = r.getString(i++);
+        Instant next = SqlTime.get(r, i++);
+        String messageId = r.getString(i++);
+        String reference = r.getString(i++);
+        String campaign = r.getString(i++);
+        String tags = r.getString(i++);
+        List<String> recipients = new ArrayList<>();
+        for (int k = 0; k < 3; k++) {
+            recipients.addAll(AddressLists.split(r.getString(i++)));
+        }
+        return new EventRecord(id, mailId, type, at, recipient, replyCode, enhanced, detail, next, messageId, reference,
+                campaign, tags == null || tags.isEmpty() ? List.of() : List.of(tags.split(",")), recipients);
+    }
+
+    /**
+     * Records one try of a delivery.
+     *
+     * @param endpoint   the endpoint
+     * @param eventId    the event
+     * @param now        when the try ended
+     * @param httpStatus the receiver's answer, or null when none came
+     * @param error      why it failed, or null when it was delivered
+     * @param nextTry    when to try again; null with an error: given up (FAILED)
+     * @throws StoreException when the database fails
+     */
+    public void tried(String endpoint, long eventId, Instant now, Integer httpStatus, String error, Instant nextTry) {
+        String status = error == null ? "DELIVERED" : nextTry == null ? "FAILED" : "PENDING";
+        try (Connection c = tables.connect(); PreparedStatement s = c.prepareStatement("UPDATE WEBHOOK_DELIVERY SET"
+                + " STATUS = ?, ATTEMPTS = ATTEMPTS + 1, LAST_ATTEMPT_AT = ?, HTTP_STATUS = ?, LAST_ERROR = ?,"
+                + " NEXT_ATTEMPT_AT = ? WHERE ENDPOINT = ? AND EVENT_ID = ?")) {
+            s.setString(1, status);
+            SqlTime.set(s, 2, now);
+            if (httpStatus == null) {
+                s.setNull(3, Types.INTEGER);
+            } else {
+                s.setInt(3, httpStatus);
+            }
+            setText(s, 4, Texts.clip(error, 1000));
+            SqlTime.set(s, 5, nextTry == null ? now : nextTry);
+            s.setString(6, endpoint);
+            s.setLong(7, eventId);
+            s.executeUpdate();
+        } catch (SQLException e) {
+            throw new StoreException("could not record a delivery to webhook endpoint " + endpoint, e);
+        }
+    }
+
+    /**
+     * Puts a delivery back in line to be sent as soon as possible (an operator's redelivery), whatever its
+     * status; the attempts it had stay counted.
+     *
+     * @return true when there is such a delivery
+     * @throws StoreException when the database fails
+     */
+    public boolean redeliver(String endpoint, long eventId, Instant now) {
+        try (Connection c = tables.connect(); PreparedStatement s = c.prepareStatement("UPDATE WEBHOOK_DELIVERY SET"
+                + " STATUS = 'PENDING', NEXT_ATTEMPT_AT = ? WHERE ENDPOINT = ? AND EVENT_ID = ?")) {
+            SqlTime.set(s, 1, now);
+            s.setString(2, endpoint);
+            s.setLong(3, eventId);
+            return s.executeUpdate() == 1;
+        } catch (SQLException e) {
+            throw new StoreException("could not redeliver event " + eventId + " to " + endpoint, e);
+        }
+    }
+
+    /** One row of an endpoint's delivery log. */
+    public record Delivery(long eventId, Long mailId, EventType type, String status, int attempts, Instant createdAt,
+                           Instant nextAttemptAt, Instant lastAttemptAt, Integer httpStatus, String lastError) {
+    }
+
+    /**
+     * @param endpoint an endpoint
+     * @param status   PENDING, DELIVERED or FAILED, or null for all
+     * @param offset   rows to skip, 0 or more
+     * @param limit    most rows, 1 or more
+     * @return its deliveries, newest event first
+     * @throws StoreException when the database fails
+     */
+    public List<Delivery> deliveries(String endpoint, String status, int offset, int limit) {
+        try (Connection c = tables.connect(); PreparedStatement s = c.prepareStatement("SELECT d.EVENT_ID, d.MAIL_ID,"
+                + " e.EVENT_TYPE, d.STATUS, d.ATTEMPTS, d.CREATED_AT, d.NEXT_ATTEMPT_AT, d.LAST_ATTEMPT_AT, d.HTTP_STATUS,"
+                + " d.LAST_ERROR FROM WEBHOOK_DELIVERY d JOIN MAIL_EVENT e ON e.ID = d.EVENT_ID WHERE d.ENDPOINT = ?"
+                + (status == null ? "" : " AND d.STATUS = ?") + " ORDER BY d.EVENT_ID DESC")) {
+            s.setString(1, endpoint);
+            if (status != null) {
+                s.setString(2, status);
+            }
+            s.setMaxRows(offset + limit);
+            List<Delivery> rows = new ArrayList<>();
+            try (ResultSet r = s.executeQuery()) {
+                int skipped = 0;
+                while (r.next()) {
+                    if (skipped++ < offset) {
+                        continue;
+                    }
+                    long mail = r.getLong(2);
+                    Long mailId = r.wasNull() ? null : mail;
+                    int http = r.getInt(9);
+                    rows.add(new Delivery(r.getLong(1), mailId, EventType.valueOf(r.getString(3)), r.getString(4),
+                            r.getInt(5), SqlTime.get(r, 6), SqlTime.get(r, 7), SqlTime.get(r, 8),
+                            r.wasNull() ? null : http, r.getString(10)));
+                }
+            }
+            return rows;
+        } catch (SQLException e) {
+            throw new StoreException("could not read the deliveries of webhook endpoint " + endpoint, e);
+        }
+    }
+
+    /** An endpoint's health as the servers share it, and its deliveries by status. */
+    public record EndpointState(String name, Instant failingSince, Instant disabledAt, Instant lastSuccessAt,
+                                long pending, long failed) {
+    }
+
+    /**
+     * @param name an endpoint
+     * @return its state; a new endpoint has no failures and nothing pending
+     * @throws StoreException when the database fails
+     */
+    public EndpointState state(String name) {
+        try (Connection c = tables.connect()) {
+            Instant failing = null;
+            Instant disabled = null;
+            Instant success = null;
+            try (PreparedStatement s = c.prepareStatement("SELECT FAILING_SINCE, DISABLED_AT, LAST_SUCCESS_AT"
+                    + " FROM WEBHOOK_ENDPOINT WHERE NAME = ?")) {
+                s.setString(1, name);
+                try (ResultSet r = s.executeQuery()) {
+                    if (r.next()) {
+                        failing = SqlTime.get(r, 1);
+                        disabled = SqlTime.get(r, 2);
+                        success = SqlTime.get(r, 3);
+                    }
+                }
+            }
+            long pending = 0;
+            long failed = 0;
+            try (PreparedStatement s = c.prepareStatement("SELECT STATUS, COUNT(*) FROM WEBHOOK_DELIVERY"
+                    + " WHERE ENDPOINT = ? AND STATUS IN ('PENDING', 'FAILED') GROUP BY STATUS")) {
+                s.setString(1, name);
+                try (ResultSet r = s.executeQuery()) {
+                    while (r.next()) {
+                        if ("PENDING".equals(r.getString(1))) {
+                            pending = r.getLong(2);
+                        } else {
+                            failed = r.getLong(2);
+                        }
+                    }
+                }
+            }
+            return new EndpointState(name, failing, disabled, success, pending, failed);
+        } catch (SQLException e) {
+            throw new StoreException("could not read the state of webhook endpoint " + name, e);
+        }
+    }
+
+    /**
+     * Notes how a try at an endpoint went: a success clears its failure; a failure starts (or continues)
+     * its failing time, and disables it once that is {@code disableAfterMillis} long.
+     *
+     * @param name               the endpoint
+     * @param succeeded          true when the receiver answered 2xx
+     * @param now                now
+     * @param disableAfterMillis how long an endpoint may fail before it is disabled, ms, 1 or more
+     * @return true when the endpoint is disabled now
+     * @throws StoreException when the database fails
+     */
+    public boolean noteEndpoint(String name, boolean succeeded, Instant now, long disableAfterMillis) {
+        try (Connection c = tables.connect()) {
+            ensureRow(c, "WEBHOOK_ENDPOINT", "NAME", name);
+            if (succeeded) {
+                try (PreparedStatement s = c.prepareStatement("UPDATE WEBHOOK_ENDPOINT SET FAILING_SINCE = NULL,"
+                        + " LAST_SUCCESS_AT = ? WHERE NAME = ?")) {
+                    SqlTime.set(s, 1, now);
+                    s.setString(2, name);
+                    s.executeUpdate();
+                }
+                return false;
+            }
+            try (PreparedStatement s = c.prepareStatement("UPDATE WEBHOOK_ENDPOINT SET FAILING_SINCE = ? WHERE NAME = ?"
+                    + " AND FAILING_SINCE IS NULL")) {
+                SqlTime.set(s, 1, now);
+                s.setString(2, name);
+                s.executeUpdate();
+            }
+            try (PreparedStatement s = c.prepareStatement("UPDATE WEBHOOK_ENDPOINT SET DISABLED_AT = ? WHERE NAME = ?"
+                    + " AND DISABLED_AT IS NULL AND FAILING_SINCE <= ?")) {
+                SqlTime.set(s, 1, now);
+                s.setString(2, name);
+                SqlTime.set(s, 3, now.minusMillis(disableAfterMillis));
+                s.executeUpdate();
+            }
+            return state(name).disabledAt() != null;
+        } catch (SQLException e) {
+            throw new StoreException("could not note how webhook endpoint " + name + " answered", e);
+        }
+    }
+
+    /**
+     * Enables a disabled endpoint again (an operator's action): its failing time starts afresh.
+     *
+     * @return true when it was disabled
+     * @throws StoreException when the database fails
+     */
+    public boolean enable(String name) {
+        try (Connection c = tables.connect(); PreparedStatement s = c.prepareStatement("UPDATE WEBHOOK_ENDPOINT"
+                + " SET DISABLED_AT = NULL, FAILING_SINCE = NULL WHERE NAME = ? AND DISABLED_AT IS NOT NULL")) {
+            s.setString(1, name);
+            return s.executeUpdate() == 1;
+        } catch (SQLException e) {
+            throw new StoreException("could not enable webhook endpoint " + name, e);
+        }
+    }
+
+    /**
+     * Takes or renews the lease of a piece of work that one server at a time does.
+     *
+     * @param work  the work's name, at most 64 characters
+     * @param owner this server
+     * @param now   now
+     * @param until the lease's end
+     * @return true when {@code owner} holds the lease until {@code until}
+     * @throws StoreException when the database fails
+     */
+    public boolean lease(String work, String owner, Instant now, Instant until) {
+        try (Connection c = tables.connect()) {
+            ensureRow(c, "WORK_LEASE", "NAME", work);
+            try (PreparedStatement s = c.prepareStatement("UPDATE WORK_LEASE SET OWNER = ?, EXPIRES_AT = ? WHERE NAME = ?"
+                    + " AND (OWNER IS NULL OR OWNER = ? OR EXPIRES_AT < ?)")) {
+                s.setString(1, owner);
+                SqlTime.set(s, 2, until);
+                s.setString(3, work);
+                s.setString(4, owner);
+                SqlTime.set(s, 5, now);
+                return s.executeUpdate() == 1;
+            }
+        } catch (SQLException e) {
+            throw new StoreException("could not lease " + work, e);
+        }
+    }
+
+    /** Inserts the keyed row unless it is there; a concurrent insert of the same key is no error. */
+    private static void ensureRow(Connection c, String table, String keyColumn, String key) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("SELECT 1 FROM " + table + " WHERE " + keyColumn + " = ?")) {
+            s.setString(1, key);
+            try (ResultSet r = s.executeQuery()) {
+                if (r.next()) {
+                    return;
+                }
+            }
+        }
+        try (PreparedStatement s = c.prepareStatement("INSERT INTO " + table + " (" + keyColumn + ") VALUES (?)")) {
+            s.setString(1, key);
+            s.executeUpdate();
+        } catch (SQLException e) {
+            if (!EnqueueStore.isUniqueViolation(e)) {
+                throw e;
+            }
+        }
+    }
+}

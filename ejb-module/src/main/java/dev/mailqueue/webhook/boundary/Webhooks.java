@@ -1,0 +1,101 @@
+package dev.mailqueue.webhook.boundary;
+
+import dev.mailqueue.api.FieldError;
+import dev.mailqueue.api.InvalidFilterException;
+import dev.mailqueue.mail.boundary.Roles;
+import dev.mailqueue.queue.control.EventStore;
+import dev.mailqueue.webhook.control.WebhookEndpoint;
+import dev.mailqueue.webhook.control.WebhookSettings;
+import jakarta.annotation.security.DeclareRoles;
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.ejb.Stateless;
+import jakarta.inject.Inject;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The webhook endpoints as an operator sees them: configuration (never the secret) with the health the
+ * servers share, each endpoint's delivery log, redelivery of one event, and enabling an endpoint that was
+ * disabled for failing too long. Role {@code mail-admin}.
+ */
+@Stateless
+@DeclareRoles({Roles.SENDER, Roles.ADMIN})
+@RolesAllowed(Roles.ADMIN)
+public class Webhooks {
+
+    /** Statuses of a delivery. */
+    private static final Set<String> STATUSES = Set.of("PENDING", "DELIVERED", "FAILED");
+
+    @Inject
+    WebhookSettings settings;
+
+    @Inject
+    EventStore store;
+
+    /**
+     * An endpoint as the admin API shows it.
+     *
+     * @param endpoint its configuration
+     * @param state    its health and deliveries waiting or given up
+     */
+    public record EndpointView(WebhookEndpoint endpoint, EventStore.EndpointState state) {
+
+        /** @return true when it is disabled: nothing is sent to it until it is enabled */
+        public boolean disabled() {
+            return state.disabledAt() != null;
+        }
+    }
+
+    /** @return every configured endpoint, in configuration order */
+    public List<EndpointView> endpoints() {
+        List<EndpointView> views = new ArrayList<>();
+        for (WebhookEndpoint e : settings.endpoints()) {
+            views.add(new EndpointView(e, store.state(e.name())));
+        }
+        return views;
+    }
+
+    /** @return the endpoint, or empty when none is configured by that name */
+    public Optional<EndpointView> endpoint(String name) {
+        return endpoints().stream().filter(v -> v.endpoint().name().equals(name)).findFirst();
+    }
+
+    /**
+     * @param name   an endpoint
+     * @param status PENDING, DELIVERED or FAILED, or null for all
+     * @param page   from 0
+     * @param size   1 to 500
+     * @return one page of its delivery log, newest event first
+     * @throws InvalidFilterException naming a bad status, page or size
+     */
+    public List<EventStore.Delivery> deliveries(String name, String status, int page, int size) throws InvalidFilterException {
+        List<FieldError> errors = new ArrayList<>();
+        if (status != null && !STATUSES.contains(status)) {
+            errors.add(new FieldError("status", "must be one of " + STATUSES));
+        }
+        if (page < 0 || page > 1_000_000) {
+            errors.add(new FieldError("page", "must be 0 to 1000000"));
+        }
+        if (size < 1 || size > 500) {
+            errors.add(new FieldError("size", "must be 1 to 500"));
+        }
+        if (!errors.isEmpty()) {
+            throw new InvalidFilterException(errors);
+        }
+        return store.deliveries(name, status, page * size, size);
+    }
+
+    /** @return true when the endpoint had a delivery of the event, which is now due at once */
+    public boolean redeliver(String name, long eventId) {
+        return store.redeliver(name, eventId, Instant.now());
+    }
+
+    /** @return true when the endpoint was disabled and is enabled now */
+    public boolean enable(String name) {
+        return store.enable(name);
+    }
+}

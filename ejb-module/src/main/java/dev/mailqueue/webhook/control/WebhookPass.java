@@ -1,0 +1,113 @@
+package dev.mailqueue.webhook.control;
+
+import dev.mailqueue.queue.control.EventRecord;
+import dev.mailqueue.queue.control.EventStore;
+import jakarta.annotation.PostConstruct;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.logging.Logger;
+
+/**
+ * One round of webhook work, done by one server at a time (the lease {@value #WORK} in WORK_LEASE; another
+ * server takes over when it runs out): hand new events to the endpoints that want them, then send each
+ * enabled endpoint its due deliveries in event order. At least once: a delivery is recorded after the
+ * receiver's 2xx, so a crash in between sends it again, with the same {@code webhook-id}. A failure backs
+ * the delivery off ({@link WebhookSettings#backoffMillis}), holds back the later events of its mail, and
+ * ends the endpoint's round (one slow or dead receiver costs at most one timeout a round); a delivery
+ * failing past {@link WebhookSettings#giveUpMillis} is given up (FAILED), and an endpoint failing for
+ * {@link WebhookSettings#disableAfterMillis} is disabled until an operator enables it again.
+ */
+@ApplicationScoped
+public class WebhookPass {
+
+    /** The name of the lease. */
+    public static final String WORK = "webhooks";
+
+    private static final Logger LOG = Logger.getLogger(WebhookPass.class.getName());
+
+    /** Events handed out per publish step. */
+    private static final int PUBLISH_LIMIT = 500;
+
+    @Inject
+    WebhookSettings settings;
+
+    @Inject
+    WebhookTransactions tx;
+
+    private WebhookClient client;
+
+    @PostConstruct
+    void init() {
+        client = new WebhookClient(settings.timeoutMillis());
+    }
+
+    /**
+     * @param owner this server's lease owner name
+     * @return deliveries tried in this round
+     */
+    public int run(String owner) {
+        if (settings.endpoints().isEmpty() || !holdLease(owner)) {
+            return 0;
+        }
+        for (int round = 0; round < 20 && tx.publish(PUBLISH_LIMIT, Instant.now()) == PUBLISH_LIMIT; round++) {
+            holdLease(owner);
+        }
+        int tried = 0;
+        for (WebhookEndpoint endpoint : settings.endpoints()) {
+            if (tx.state(endpoint.name()).disabledAt() != null || !holdLease(owner)) {
+                continue;
+            }
+            tried += deliver(endpoint);
+        }
+        return tried;
+    }
+
+    private boolean holdLease(String owner) {
+        Instant now = Instant.now();
+        return tx.lease(WORK, owner, now, now.plusMillis(3 * settings.timeoutMillis() + 30_000));
+    }
+
+    private int deliver(WebhookEndpoint endpoint) {
+        WebhookSignature signature = new WebhookSignature(endpoint.secret());
+        Set<Long> heldBack = new HashSet<>();
+        List<EventStore.Due> due = tx.due(endpoint.name(), Instant.now(), settings.batchSize());
+        int tried = 0;
+        for (EventStore.Due d : due) {
+            EventRecord e = d.event();
+            if (e.mailId() != null && heldBack.contains(e.mailId())) {
+                continue;
+            }
+            String refused = settings.allowPrivateAddresses() ? null : PublicAddresses.problemWith(endpoint.url().getHost());
+            WebhookClient.Result result;
+            if (refused != null) {
+                result = new WebhookClient.Result(null, "not sent: " + refused);
+            } else {
+                long timestamp = Instant.now().getEpochSecond();
+                String body = EventJson.webhookBody(e);
+                String id = EventJson.id(e);
+                result = client.post(endpoint.url(), id, timestamp, signature.sign(id, timestamp, body), body);
+            }
+            tried++;
+            Instant now = Instant.now();
+            if (result.delivered()) {
+                tx.tried(endpoint.name(), e.id(), now, result.status(), null, null);
+                continue;
+            }
+            boolean giveUp = d.createdAt().plusMillis(settings.giveUpMillis()).isBefore(now);
+            Instant next = giveUp ? null : now.plusMillis(settings.backoffMillis(d.attempts() + 1));
+            boolean disabled = tx.tried(endpoint.name(), e.id(), now, result.status(), result.error(), next);
+            LOG.warning(() -> "webhook " + endpoint.name() + ": event " + e.id() + " not delivered (" + result.error() + "); "
+                    + (giveUp ? "given up" : "next try at " + next) + (disabled ? "; endpoint DISABLED" : ""));
+            if (e.mailId() != null) {
+                heldBack.add(e.mailId());
+            }
+            break; // the receiver is failing: leave the rest of its round for later
+        }
+        return tried;
+    }
+}

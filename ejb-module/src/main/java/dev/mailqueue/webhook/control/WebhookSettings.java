@@ -1,0 +1,222 @@
+package dev.mailqueue.webhook.control;
+
+import dev.mailqueue.api.EventType;
+import dev.mailqueue.api.MailLimits;
+import jakarta.annotation.PostConstruct;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.eclipse.microprofile.config.ConfigProvider;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+
+/**
+ * The webhook endpoints and how they are served, read once through MicroProfile Config (server variables,
+ * environment variables such as {@code MAILQUEUE_WEBHOOK_CRM_SECRET}, or system properties); defaults in
+ * the EJB module's {@code META-INF/microprofile-config.properties}. Endpoints come from server
+ * configuration only, never from a mail request:
+ * <ul>
+ *   <li>{@code mailqueue.webhooks}: endpoint names, comma separated, each 1 to 64 of A-Z a-z 0-9 _ -;
+ *       default none;</li>
+ *   <li>{@code mailqueue.webhook.<name>.url}: where its events are POSTed, an absolute http or https URL;</li>
+ *   <li>{@code mailqueue.webhook.<name>.secret}: its signing secret, {@code whsec_} and 24 to 64 bytes in
+ *       base64 ({@link WebhookSignature});</li>
+ *   <li>{@code mailqueue.webhook.<name>.events}: event types it wants ({@link EventType#wireName()}), comma
+ *       separated; default all;</li>
+ *   <li>{@code mailqueue.webhook.<name>.campaigns}: campaigns whose events it wants; default every mail's.</li>
+ * </ul>
+ * A missing or bad value stops the application at start with an {@link IllegalStateException} naming the
+ * setting, never showing a secret.
+ */
+@ApplicationScoped
+public class WebhookSettings {
+
+    /** The setting that lists the endpoints. */
+    public static final String ENDPOINTS = "mailqueue.webhooks";
+
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]{1,64}");
+
+    private List<WebhookEndpoint> endpoints;
+    private long intervalMillis;
+    private long timeoutMillis;
+    private long backoffMinMillis;
+    private long backoffMaxMillis;
+    private long giveUpMillis;
+    private long disableAfterMillis;
+    private int batchSize;
+    private boolean allowPrivateAddresses;
+
+    @PostConstruct
+    void read() {
+        read(name -> ConfigProvider.getConfig(WebhookSettings.class.getClassLoader()).getOptionalValue(name, String.class));
+    }
+
+    /**
+     * @param setting the value of a named setting, empty when unset; in tests a map
+     * @return the settings
+     * @throws IllegalStateException naming the setting at fault
+     */
+    public static WebhookSettings of(Function<String, Optional<String>> setting) {
+        WebhookSettings settings = new WebhookSettings();
+        settings.read(setting);
+        return settings;
+    }
+
+    private void read(Function<String, Optional<String>> setting) {
+        intervalMillis = number(setting, "mailqueue.webhook.interval.ms", 100, 3_600_000);
+        timeoutMillis = number(setting, "mailqueue.webhook.timeout.ms", 100, 300_000);
+        backoffMinMillis = number(setting, "mailqueue.webhook.backoff.min.ms", 100, Long.MAX_VALUE);
+        backoffMaxMillis = number(setting, "mailqueue.webhook.backoff.max.ms", backoffMinMillis, Long.MAX_VALUE);
+        giveUpMillis = number(setting, "mailqueue.webhook.give-up.ms", 1_000, Long.MAX_VALUE);
+        disableAfterMillis = number(setting, "mailqueue.webhook.disable-after.ms", 1_000, Long.MAX_VALUE);
+        batchSize = (int) number(setting, "mailqueue.webhook.batch-size", 1, 1_000);
+        allowPrivateAddresses = Boolean.parseBoolean(setting.apply("mailqueue.webhook.allow-private-addresses")
+                .map(String::strip).orElse("false"));
+        endpoints = new ArrayList<>();
+        Set<String> names = new LinkedHashSet<>();
+        for (String name : list(setting.apply(ENDPOINTS).orElse(""))) {
+            if (!NAME.matcher(name).matches()) {
+                throw new IllegalStateException(ENDPOINTS + ": endpoint name '" + name
+                        + "' must be 1 to 64 characters of A-Z a-z 0-9 _ -");
+            }
+            if (!names.add(name)) {
+                throw new IllegalStateException(ENDPOINTS + ": endpoint '" + name + "' is listed twice");
+            }
+            endpoints.add(endpoint(name, setting));
+        }
+    }
+
+    private static WebhookEndpoint endpoint(String name, Function<String, Optional<String>> setting) {
+        String prefix = "mailqueue.webhook." + name + ".";
+        String url = setting.apply(prefix + "url").map(String::strip).filter(v -> !v.isEmpty())
+                .orElseThrow(() -> new IllegalStateException(prefix + "url is required for endpoint " + name));
+        URI uri;
+        try {
+            uri = new URI(url);
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException(prefix + "url is not a URL: " + e.getMessage());
+        }
+        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+        if (!uri.isAbsolute() || !(scheme.equals("http") || scheme.equals("https")) || uri.getHost() == null
+                || uri.getUserInfo() != null || uri.getFragment() != null) {
+            throw new IllegalStateException(prefix + "url must be an absolute http or https URL with a host, without"
+                    + " user information or fragment: " + url);
+        }
+        String secret = setting.apply(prefix + "secret").map(String::strip).filter(v -> !v.isEmpty())
+                .orElseThrow(() -> new IllegalStateException(prefix + "secret is required for endpoint " + name
+                        + ": " + WebhookSignature.SECRET_PREFIX + " and 24 to 64 random bytes in base64"));
+        byte[] key;
+        try {
+            key = WebhookSignature.key(secret);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException(prefix + "secret " + e.getMessage());
+        }
+        Set<EventType> events = new LinkedHashSet<>();
+        for (String type : list(setting.apply(prefix + "events").orElse(""))) {
+            try {
+                events.add(EventType.of(type));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalStateException(prefix + "events: '" + type + "' is not an event type; the types are "
+                        + java.util.Arrays.stream(EventType.values()).map(EventType::wireName).toList());
+            }
+        }
+        Set<String> campaigns = new LinkedHashSet<>();
+        for (String campaign : list(setting.apply(prefix + "campaigns").orElse(""))) {
+            if (!campaign.matches(MailLimits.CAMPAIGN_NAME)) {
+                throw new IllegalStateException(prefix + "campaigns: '" + campaign + "' is not a campaign name");
+            }
+            campaigns.add(campaign);
+        }
+        return new WebhookEndpoint(name, uri, key, events, campaigns);
+    }
+
+    private static long number(Function<String, Optional<String>> setting, String name, long min, long max) {
+        String value = setting.apply(name).map(String::strip)
+                .orElseThrow(() -> new IllegalStateException(name + " is not set"));
+        long n;
+        try {
+            n = Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            throw new IllegalStateException(name + " must be a whole number, got '" + value + "'");
+        }
+        if (n < min || n > max) {
+            throw new IllegalStateException(name + " must be between " + min + " and " + max + ", got " + n);
+        }
+        return n;
+    }
+
+    private static List<String> list(String value) {
+        List<String> items = new ArrayList<>();
+        for (String item : value.split(",")) {
+            if (!item.isBlank()) {
+                items.add(item.strip());
+            }
+        }
+        return items;
+    }
+
+    /** @return the endpoints, in the order {@value #ENDPOINTS} lists them; empty when none is configured */
+    public List<WebhookEndpoint> endpoints() {
+        return List.copyOf(endpoints);
+    }
+
+    /**
+     * @param type     an event's type
+     * @param campaign its mail's campaign, or null
+     * @return the names of the endpoints that want it
+     */
+    public List<String> endpointsFor(EventType type, String campaign) {
+        return endpoints.stream().filter(e -> e.wants(type, campaign)).map(WebhookEndpoint::name).toList();
+    }
+
+    /** @return how often a server looks for events to deliver, ms, 100 to 3,600,000 (default 2,000) */
+    public long intervalMillis() {
+        return intervalMillis;
+    }
+
+    /** @return the connect and the response timeout of one request, ms each, 100 to 300,000 (default 10,000) */
+    public long timeoutMillis() {
+        return timeoutMillis;
+    }
+
+    /**
+     * @param attempts tries so far, 1 or more
+     * @return the wait before the next try, ms: the minimum (default 5,000) doubled per try, at most the
+     *         maximum (default 3,600,000)
+     */
+    public long backoffMillis(int attempts) {
+        int doublings = Math.min(attempts - 1, 40);
+        long wait = backoffMinMillis << doublings;
+        return wait <= 0 || wait > backoffMaxMillis ? backoffMaxMillis : wait;
+    }
+
+    /** @return how long after an event was published its delivery is given up (FAILED), ms (default 3 days) */
+    public long giveUpMillis() {
+        return giveUpMillis;
+    }
+
+    /** @return how long an endpoint may fail without a success before it is disabled, ms (default 5 days) */
+    public long disableAfterMillis() {
+        return disableAfterMillis;
+    }
+
+    /** @return most deliveries per endpoint and pass, 1 to 1,000 (default 100) */
+    public int batchSize() {
+        return batchSize;
+    }
+
+    /**
+     * @return true when endpoints may be on loopback, private, link-local or other non-public addresses
+     *         (default false: such a URL is refused at every delivery, see {@link PublicAddresses})
+     */
+    public boolean allowPrivateAddresses() {
+        return allowPrivateAddresses;
+    }
+}
