@@ -154,6 +154,12 @@ final class QueueApi {
         return JSON.fromJson(body, Map.class);
     }
 
+    /** @return a JSON array of objects as a list of maps */
+    @SuppressWarnings("unchecked")
+    static List<Map<String, Object>> jsonList(String body) {
+        return JSON.fromJson(body, List.class);
+    }
+
     /** @return rows in the mail table, read by the probe application */
     static long storedMails() {
         HttpResponse<String> response = get("/probe/db?op=count");
