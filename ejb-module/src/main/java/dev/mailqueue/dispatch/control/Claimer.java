@@ -2,6 +2,7 @@ package dev.mailqueue.dispatch.control;
 
 import dev.mailqueue.queue.control.Change;
 import dev.mailqueue.queue.control.ClaimedMail;
+import dev.mailqueue.simulator.control.SimulatorAddress;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -29,15 +30,28 @@ public final class Claimer implements AutoCloseable {
     private final String owner;
     private final OutcomeJournal journal;
     private final MailDelivery delivery;
+    private final Complaints complaints;
     private final Set<Long> held = ConcurrentHashMap.newKeySet();
     private final List<Change> waiting = new ArrayList<>();
     private GroupCommit.Ticket last = GroupCommit.Ticket.DONE;
     private long sent;
 
+    /** Hears of recipients at the simulator's {@code complaint@} address that accepted a mail. */
+    @FunctionalInterface
+    interface Complaints {
+        /** Called once the mail's outcome is durable. */
+        void complain(long mailId, String messageId, String address);
+    }
+
     Claimer(String owner, OutcomeJournal journal, MailDelivery delivery) {
+        this(owner, journal, delivery, (id, messageId, address) -> { });
+    }
+
+    Claimer(String owner, OutcomeJournal journal, MailDelivery delivery, Complaints complaints) {
         this.owner = owner;
         this.journal = journal;
         this.delivery = delivery;
+        this.complaints = complaints;
     }
 
     /** @return the lease owner of this claimer's rows, e.g. {@code host/server#42} */
@@ -71,6 +85,7 @@ public final class Claimer implements AutoCloseable {
                 held.remove(mail.id());
                 if (change instanceof Change.Attempted a && a.result().sent()) {
                     sent++;
+                    complainAfter(mail, a);
                 }
                 return change;
             } catch (MailDelivery.NotRecorded e) {
@@ -88,6 +103,21 @@ public final class Claimer implements AutoCloseable {
         waiting.clear();
         last = journal.submit(group);
         return last;
+    }
+
+    /**
+     * Simulated complaints come after the outcome they follow, as a real one would: the outcome is made
+     * durable first (a flush; only mails to the simulator pay for it).
+     */
+    private void complainAfter(ClaimedMail mail, Change.Attempted attempted) {
+        List<String> complaining = attempted.result().recipients().stream()
+                .filter(r -> r.status() == dev.mailqueue.mail.entity.RecipientStatus.SENT
+                        && SimulatorAddress.of(r.address()) == SimulatorAddress.Kind.COMPLAINT)
+                .map(dev.mailqueue.queue.control.RecipientResult::address).toList();
+        if (!complaining.isEmpty()) {
+            flush();
+            complaining.forEach(address -> complaints.complain(mail.id(), mail.messageId(), address));
+        }
     }
 
     /** Submits the changes that wait and returns once everything this claimer submitted is durable. */

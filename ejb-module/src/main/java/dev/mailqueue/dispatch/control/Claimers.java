@@ -7,6 +7,7 @@ import dev.mailqueue.queue.control.Change;
 import dev.mailqueue.queue.control.ClaimStore;
 import dev.mailqueue.settings.control.QueueSettings;
 import dev.mailqueue.account.control.AccountSessions;
+import dev.mailqueue.simulator.control.SimulatedComplaints;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.mail.Session;
@@ -55,6 +56,9 @@ public class Claimers {
     @Inject
     AccountSessions sessions;
 
+    @Inject
+    SimulatedComplaints complaints;
+
     private final Map<String, Claimer> live = new ConcurrentHashMap<>();
 
     /**
@@ -65,8 +69,8 @@ public class Claimers {
         String owner = server.leaseOwner(jobExecutionId);
         MailDelivery delivery = new MailDelivery(new MailDelivery.Parts(owner, server.name(), accounts, health,
                 throttle, connections, composer(), store::body, store::attachmentContent, metrics::sent,
-                settings.recordWaitMillis()));
-        Claimer claimer = new Claimer(owner, journal, delivery);
+                settings.recordWaitMillis(), settings.deliveryMode(), settings.redirectTo(), settings.maxAttempts()));
+        Claimer claimer = new Claimer(owner, journal, delivery, complaints::complain);
         live.put(owner, claimer);
         return claimer;
     }

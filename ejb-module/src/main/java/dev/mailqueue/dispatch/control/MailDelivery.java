@@ -13,6 +13,7 @@ import dev.mailqueue.queue.control.ClaimedMail;
 import dev.mailqueue.queue.control.RecipientResult;
 import dev.mailqueue.queue.control.StoreException;
 import dev.mailqueue.queue.control.Verdict;
+import dev.mailqueue.settings.control.DeliveryMode;
 import jakarta.mail.Address;
 import jakarta.mail.MessagingException;
 import jakarta.mail.SendFailedException;
@@ -92,8 +93,20 @@ final class MailDelivery implements AutoCloseable {
     /** What the delivery needs from its claimer and the server. */
     record Parts(String owner, String server, Accounts accounts, AccountHealth health, AccountThrottle throttle,
                  SmtpConnections connections, Session composer, LongFunction<ClaimedMail.Body> bodies,
-                 MimeMessageFactory.AttachmentReader attachments, SendTimer metrics, long markWaitMillis) {
+                 MimeMessageFactory.AttachmentReader attachments, SendTimer metrics, long markWaitMillis,
+                 DeliveryMode mode, String redirectTo, int maxAttempts) {
+
+        /** Parts of a LIVE server, whose mails get 100 attempts. */
+        Parts(String owner, String server, Accounts accounts, AccountHealth health, AccountThrottle throttle,
+              SmtpConnections connections, Session composer, LongFunction<ClaimedMail.Body> bodies,
+              MimeMessageFactory.AttachmentReader attachments, SendTimer metrics, long markWaitMillis) {
+            this(owner, server, accounts, health, throttle, connections, composer, bodies, attachments, metrics,
+                    markWaitMillis, DeliveryMode.LIVE, null, 100);
+        }
     }
+
+    /** The header field that names a redirected mail's recipients. */
+    static final String ORIGINAL_TO = "X-Original-To";
 
     private final Parts parts;
     private final Map<String, SmtpConnection> borrowed = new HashMap<>();
@@ -156,6 +169,23 @@ final class MailDelivery implements AutoCloseable {
             return attempt(mail, started, anyAccepted ? Verdict.SENT : Verdict.PERMANENT, SmtpReply.NONE, null,
                     List.of(), null);
         }
+        Simulation.Split simulation = Simulation.split(open, parts.mode(), mail.attemptsRemaining() >= parts.maxAttempts());
+        List<RecipientResult> simulated = simulation.simulated();
+        if (simulation.real().length == 0) {
+            return simulated(mail, started, message, simulated, anyAccepted);
+        }
+        open = simulation.real();
+        boolean redirecting = parts.mode() == DeliveryMode.REDIRECT;
+        Address[] targets = open;
+        if (redirecting) {
+            try {
+                message.setHeader(ORIGINAL_TO, InternetAddress.toString(open, ORIGINAL_TO.length() + 2));
+                targets = new Address[]{new InternetAddress(parts.redirectTo())};
+            } catch (MessagingException e) {
+                return attempt(mail, started, Verdict.PERMANENT, SmtpReply.NONE,
+                        "cannot redirect the message: " + describe(e), List.of(), null);
+            }
+        }
         List<Account> profile;
         try {
             profile = parts.accounts().profile(mail.account());
@@ -191,9 +221,9 @@ final class MailDelivery implements AutoCloseable {
             }
             parts.health().reached(account.name());
             message.envelopeSender(parts.accounts().envelopeSender(account, mail.id())); // VERP, or the session's
-            Address[] envelope = open;
+            Address[] envelope = targets;
             List<RecipientResult> notSmtpUtf8 = List.of();
-            SmtpUtf8Gate.Split utf8 = SmtpUtf8Gate.split(open);
+            SmtpUtf8Gate.Split utf8 = SmtpUtf8Gate.split(targets);
             boolean authorNeedsSmtpUtf8 = SmtpUtf8Gate.needsSmtpUtf8(mail.from());
             if ((authorNeedsSmtpUtf8 || !utf8.refused().isEmpty()) && !connection.offersSmtpUtf8()) {
                 if (authorNeedsSmtpUtf8) { // the From field, and MAIL FROM unless VERP or mail.smtp.from replace it
@@ -205,8 +235,9 @@ final class MailDelivery implements AutoCloseable {
                 envelope = utf8.sendable();
                 if (envelope.length == 0) {
                     settle(permit, true);
-                    PartialDelivery.Split none = SmtpUtf8Gate.with(new PartialDelivery.Split(
-                            anyAccepted ? Verdict.SENT : Verdict.PERMANENT, null, List.of()), notSmtpUtf8);
+                    PartialDelivery.Split none = withSimulated(SmtpUtf8Gate.with(new PartialDelivery.Split(
+                            anyAccepted ? Verdict.SENT : Verdict.PERMANENT, null, List.of()), notSmtpUtf8), simulated,
+                            anyAccepted);
                     return attempt(mail, started, none.verdict(), SmtpReply.NONE, none.error(), none.recipients(),
                             account.name());
                 }
@@ -224,8 +255,9 @@ final class MailDelivery implements AutoCloseable {
                 SmtpReply reply = connection.send(message, envelope);
                 settle(permit, false);
                 parts.metrics().sent(Duration.ofNanos(System.nanoTime() - sending), true);
-                PartialDelivery.Split split = SmtpUtf8Gate.with(PartialDelivery.accepted(envelope, reply,
-                        !mail.settled().isEmpty() || !notSmtpUtf8.isEmpty(), refusedBefore(mail)), notSmtpUtf8);
+                PartialDelivery.Split split = withSimulated(SmtpUtf8Gate.with(PartialDelivery.accepted(
+                        redirecting ? open : envelope, reply, !mail.settled().isEmpty() || !notSmtpUtf8.isEmpty()
+                                || !simulated.isEmpty(), refusedBefore(mail)), notSmtpUtf8), simulated, anyAccepted);
                 return attempt(mail, started, split.verdict(), reply, split.error(), split.recipients(), account.name());
             } catch (SmtpUnreachableException e) { // a stale connection, and connecting again failed
                 settle(permit, true);
@@ -238,7 +270,8 @@ final class MailDelivery implements AutoCloseable {
                 }
                 settle(permit, false);
                 parts.metrics().sent(Duration.ofNanos(System.nanoTime() - sending), false);
-                return failure(mail, started, message, account, e, anyAccepted, notSmtpUtf8);
+                return failure(mail, started, message, account, e, anyAccepted, notSmtpUtf8, simulated, open,
+                        redirecting);
             }
         }
         Instant due = dueAgain != null ? dueAgain : Instant.now().plus(RATE_STATE_RETRY);
@@ -247,24 +280,67 @@ final class MailDelivery implements AutoCloseable {
                 + "; waiting in the queue, attempts untouched");
     }
 
-    /** @param notSmtpUtf8 recipients refused before the send for want of SMTPUTF8: added to a per-recipient split */
+    /**
+     * @param notSmtpUtf8 recipients refused before the send for want of SMTPUTF8: added to a per-recipient split
+     * @param simulated   recipients not sent to, with their simulated results
+     * @param real        the recipients meant to get the mail in this attempt (not those simulated)
+     * @param redirected  true when the mail went to the redirect address: the server's per-recipient replies
+     *                    concern that address, not the recipients
+     */
     private Change failure(ClaimedMail mail, Instant started, GatedMessage message, Account account,
-                           MessagingException e, boolean anyAccepted, List<RecipientResult> notSmtpUtf8) {
+                           MessagingException e, boolean anyAccepted, List<RecipientResult> notSmtpUtf8,
+                           List<RecipientResult> simulated, Address[] real, boolean redirected) {
         SmtpReply reply = SmtpReply.of(e);
         slowDownOn(account, reply);
         if (message.dataEnded() && reply.code() == null) {
             return attempt(mail, started, Verdict.IN_DOUBT, reply, "in doubt: the end of DATA was sent and no answer came ("
                     + describe(e) + ")", List.of(), account.name());
         }
-        if (e instanceof SendFailedException refusedSome) {
+        if (!redirected && e instanceof SendFailedException refusedSome) {
             PartialDelivery.Split split = PartialDelivery.of(refusedSome, anyAccepted);
             if (split != null) {
-                split = SmtpUtf8Gate.with(split, notSmtpUtf8);
+                split = withSimulated(SmtpUtf8Gate.with(split, notSmtpUtf8), simulated, anyAccepted);
                 return attempt(mail, started, split.verdict(), reply, split.error(), split.recipients(), account.name());
             }
         }
         Verdict verdict = FailureClass.of(reply) == FailureClass.PERMANENT ? Verdict.PERMANENT : Verdict.TRANSIENT;
+        if (!simulated.isEmpty()) { // the real recipients each get the mail's reply, beside the simulated ones
+            RecipientStatus status = verdict == Verdict.PERMANENT ? RecipientStatus.REFUSED : RecipientStatus.DEFERRED;
+            List<RecipientResult> results = new java.util.ArrayList<>();
+            for (Address a : real) {
+                results.add(new RecipientResult(PartialDelivery.bare(a), status, reply.code(), reply.text(),
+                        reply.enhancedStatus()));
+            }
+            PartialDelivery.Split split = Simulation.merge(new PartialDelivery.Split(verdict, describe(e), results),
+                    simulated, anyAccepted);
+            return attempt(mail, started, split.verdict(), reply, split.error(), split.recipients(), account.name());
+        }
         return attempt(mail, started, verdict, reply, describe(e), List.of(), account.name());
+    }
+
+    /**
+     * A mail none of whose open recipients is sent to: composed in full (its MIME written to nowhere, so
+     * that what would fail in live mode fails here too), then recorded with the simulated replies.
+     */
+    private Change simulated(ClaimedMail mail, Instant started, GatedMessage message, List<RecipientResult> simulated,
+                             boolean anyAccepted) {
+        try {
+            message.writeTo(java.io.OutputStream.nullOutputStream());
+        } catch (java.io.IOException | MessagingException | RuntimeException e) {
+            return attempt(mail, started, Verdict.PERMANENT, SmtpReply.NONE,
+                    "cannot compose the message: " + describe(e), List.of(), mail.account());
+        }
+        PartialDelivery.Split split = Simulation.merge(null, simulated, anyAccepted);
+        RecipientResult first = simulated.get(0);
+        SmtpReply reply = simulated.stream().allMatch(r -> r.status() == first.status()
+                && java.util.Objects.equals(r.replyText(), first.replyText()))
+                ? new SmtpReply(first.replyCode(), first.replyText()) : SmtpReply.NONE;
+        return attempt(mail, started, split.verdict(), reply, split.error(), split.recipients(), mail.account());
+    }
+
+    private static PartialDelivery.Split withSimulated(PartialDelivery.Split split, List<RecipientResult> simulated,
+                                                       boolean anyAccepted) {
+        return simulated.isEmpty() ? split : Simulation.merge(split, simulated, anyAccepted);
     }
 
     private Change attempt(ClaimedMail mail, Instant started, Verdict verdict, SmtpReply reply, String error,

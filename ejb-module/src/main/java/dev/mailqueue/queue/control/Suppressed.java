@@ -1,5 +1,7 @@
 package dev.mailqueue.queue.control;
 
+import dev.mailqueue.simulator.control.SimulatorAddress;
+
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -15,7 +17,8 @@ import java.util.Set;
 /**
  * Which recipients of mails about to be enqueued, or just claimed, are on the suppression list, for all
  * mail or for the mail's own list ({@link NewMail#unsubscribeList()}): one query per enqueue or claim (per
- * 500 distinct addresses), on the list's primary key, in that transaction.
+ * 500 distinct addresses), on the list's primary key, in that transaction. The simulator's
+ * {@code suppressed@} address ({@link SimulatorAddress}) counts as listed for all mail without a row.
  */
 final class Suppressed {
 
@@ -60,6 +63,11 @@ final class Suppressed {
                         suppressed.computeIfAbsent(r.getString(1), a -> new HashSet<>()).add(r.getString(2));
                     }
                 }
+            }
+        }
+        for (String address : addresses) { // the simulator's suppressed@ is listed for all mail, always
+            if (SimulatorAddress.of(address) == SimulatorAddress.Kind.SUPPRESSED) {
+                suppressed.computeIfAbsent(address, a -> new HashSet<>()).add(SuppressionStore.ALL);
             }
         }
         return suppressed;

@@ -42,6 +42,8 @@ public class QueueSettings {
     private int bounceChunkSize;
     private SoftBounceRule softBounces;
     private String instance;
+    private DeliveryMode deliveryMode;
+    private String redirectTo;
 
     @PostConstruct
     void read() {
@@ -88,8 +90,47 @@ public class QueueSettings {
         bounceChunkSize = (int) r.longIn("mailqueue.bounce.chunk-size", 1, 1000);
         softBounces = new SoftBounceRule((int) r.longIn("mailqueue.bounce.soft-limit", 0, 1000),
                 Duration.ofDays(r.longIn("mailqueue.bounce.soft-window.days", 1, 365)));
+        deliveryMode = r.choice("mailqueue.delivery.mode", DeliveryMode.class);
+        redirectTo = redirectAddress(config.apply("mailqueue.delivery.redirect-to"), deliveryMode);
         String named = config.apply("mailqueue.instance");
         instance = named == null || named.isBlank() ? "mailqueue" : named.strip();
+    }
+
+    /**
+     * @return the address a REDIRECT server sends every mail to, bare and ASCII; null in another mode
+     * @throws IllegalStateException naming {@code mailqueue.delivery.redirect-to} when the mode is REDIRECT
+     *                               and it is unset or not one plain address
+     */
+    private static String redirectAddress(String value, DeliveryMode mode) {
+        if (mode != DeliveryMode.REDIRECT) {
+            return null;
+        }
+        String name = "mailqueue.delivery.redirect-to";
+        if (value == null || value.isBlank()) {
+            throw new IllegalStateException("configuration mailqueue.delivery.mode=redirect needs " + name
+                    + ", the address every mail goes to instead of its recipients");
+        }
+        try {
+            jakarta.mail.internet.InternetAddress address = new jakarta.mail.internet.InternetAddress(value.strip(), true);
+            if (address.getPersonal() != null || !java.nio.charset.StandardCharsets.US_ASCII.newEncoder()
+                    .canEncode(address.getAddress())) {
+                throw new jakarta.mail.internet.AddressException("must be a bare ASCII address such as qa@example.com");
+            }
+            return address.getAddress();
+        } catch (jakarta.mail.internet.AddressException e) {
+            throw new IllegalStateException("configuration " + name + " is not a usable address ('" + value + "'): "
+                    + e.getMessage(), e);
+        }
+    }
+
+    /** @return what this server does with the mails it claims (default LIVE) */
+    public DeliveryMode deliveryMode() {
+        return deliveryMode;
+    }
+
+    /** @return the address every mail goes to in REDIRECT mode, bare; null in LIVE and SANDBOX mode */
+    public String redirectTo() {
+        return redirectTo;
     }
 
     /** @return the dispatch timer's interval in ms, 100 or more (default 5,000) */

@@ -77,6 +77,10 @@ class MailDeliveryTest {
     }
 
     MailDelivery cut() {
+        return cut(dev.mailqueue.settings.control.DeliveryMode.LIVE, null);
+    }
+
+    MailDelivery cut(dev.mailqueue.settings.control.DeliveryMode mode, String redirectTo) {
         Map<String, String> settings = Map.of("mailqueue.accounts", "primary,backup,lonely,verp",
                 "mailqueue.account.primary.failover", "backup",
                 "mailqueue.account.verp.bounce-address", "bounces@verp.example",
@@ -86,7 +90,8 @@ class MailDeliveryTest {
         Accounts accounts = Accounts.of(parsed, AccountSettings.verpToken(setting, parsed));
         MailDelivery delivery = new MailDelivery(new MailDelivery.Parts("host/server#1", "host/server", accounts, health,
                 new AccountThrottle(), SmtpConnections.of(a -> sessions.get(a.name())), sessions.get("backup"),
-                id -> new ClaimedMail.Body("body", null), (id, seq) -> new byte[0], (elapsed, ok) -> { }, 500));
+                id -> new ClaimedMail.Body("body", null), (id, seq) -> new byte[0], (elapsed, ok) -> { }, 500,
+                mode, redirectTo, 5));
         deliveries.add(delivery);
         return delivery;
     }
@@ -397,5 +402,83 @@ class MailDeliveryTest {
             props.setProperty("mail.smtp.from", envelopeSender);
         }
         return Session.getInstance(props);
+    }
+
+    static ClaimedMail mailTo(long id, int attemptsRemaining, String... to) {
+        return new ClaimedMail(id, "<" + id + ".sim@example.com>", CREATED, attemptsRemaining, null, "alice@example.com",
+                "Alice", null, List.of(to), List.of(), List.of(), "simulated", "backup", Map.of(), List.of(), List.of(),
+                new ClaimedMail.Body("Hello", null));
+    }
+
+    /** Simulator addresses are never sent to, in live mode too; each gets the reply its name asks for. */
+    @Test
+    void simulatorAddressesGetTheirOutcomeAndNothingReachesTheServer() throws Exception {
+        String domain = "@" + dev.mailqueue.simulator.control.SimulatorAddress.DOMAIN;
+        Change first = cut().deliver(mailTo(50, 5, "success" + domain, "Bounce+x" + domain, "defer" + domain,
+                "nobody" + domain), DONE);
+
+        assertThat(first).isInstanceOfSatisfying(Change.Attempted.class, a -> {
+            assertThat(a.result().verdict()).as("defer@ is open").isEqualTo(Verdict.TRANSIENT);
+            assertThat(a.result().recipients()).extracting(r -> r.address() + " " + r.status() + " " + r.enhancedStatus())
+                    .containsExactly("success" + domain + " SENT 2.0.0", "Bounce+x" + domain + " REFUSED 5.1.1",
+                            "defer" + domain + " DEFERRED 4.2.1", "nobody" + domain + " REFUSED 5.1.1");
+        });
+        assertThat(cut().deliver(mailTo(51, 4, "defer" + domain), DONE)).as("a later attempt")
+                .isInstanceOfSatisfying(Change.Attempted.class, a -> {
+                    assertThat(a.result().verdict()).isEqualTo(Verdict.SENT);
+                    assertThat(a.result().replyCode()).isEqualTo(250);
+                });
+        assertThat(greenMail.getReceivedMessages()).isEmpty();
+    }
+
+    /** A mail to a real and a simulated address: the real one is sent to alone, both outcomes are recorded. */
+    @Test
+    void aRealRecipientBesideASimulatedOneGetsTheMailAlone() throws Exception {
+        String bounce = "bounce@" + dev.mailqueue.simulator.control.SimulatorAddress.DOMAIN;
+        Change change = cut().deliver(mailTo(52, 5, "bob@example.com", bounce), DONE);
+
+        assertThat(change).isInstanceOfSatisfying(Change.Attempted.class, a -> {
+            assertThat(a.result().verdict()).isEqualTo(Verdict.SENT);
+            assertThat(a.result().recipients()).extracting(r -> r.address() + " " + r.status())
+                    .containsExactlyInAnyOrder("bob@example.com SENT", bounce + " REFUSED");
+        });
+        assertThat(greenMail.getReceivedMessages()).singleElement()
+                .satisfies(m -> assertThat(m.getAllRecipients()).extracting(Object::toString).contains(bounce));
+        // GreenMail makes a mailbox per envelope recipient (RCPT TO).
+        assertThat(greenMail.getUserManager().getUserByEmail("bob@example.com")).isNotNull();
+        assertThat(greenMail.getUserManager().getUserByEmail(bounce)).isNull();
+    }
+
+    /** Sandbox: composed in full, recorded as sent with a reply that says it was not; nothing leaves. */
+    @Test
+    void inSandboxModeNothingLeavesAndTheMailIsRecordedAsSentSayingSo() throws Exception {
+        Change change = cut(dev.mailqueue.settings.control.DeliveryMode.SANDBOX, null)
+                .deliver(mailTo(53, 5, "bob@example.com", "carol@example.org"), DONE);
+
+        assertThat(change).isInstanceOfSatisfying(Change.Attempted.class, a -> {
+            assertThat(a.result().verdict()).isEqualTo(Verdict.SENT);
+            assertThat(a.result().replyText()).contains("sandbox", "not sent");
+            assertThat(a.result().recipients()).extracting(r -> r.address() + " " + r.status())
+                    .containsExactly("bob@example.com SENT", "carol@example.org SENT");
+        });
+        assertThat(greenMail.getReceivedMessages()).isEmpty();
+    }
+
+    /** Redirect: the envelope holds the redirect address alone; the headers stay, X-Original-To names the recipients. */
+    @Test
+    void inRedirectModeTheMailGoesToTheRedirectAddressNamingItsRecipients() throws Exception {
+        Change change = cut(dev.mailqueue.settings.control.DeliveryMode.REDIRECT, "qa@staging.example")
+                .deliver(mailTo(54, 5, "bob@example.com", "carol@example.org"), DONE);
+
+        assertThat(change).isInstanceOfSatisfying(Change.Attempted.class,
+                a -> assertThat(a.result().verdict()).isEqualTo(Verdict.SENT));
+        assertThat(greenMail.getReceivedMessages()).singleElement().satisfies(m -> {
+            assertThat(m.getHeader("To", ",")).contains("bob@example.com", "carol@example.org");
+            assertThat(m.getHeader(MailDelivery.ORIGINAL_TO, ",")).contains("bob@example.com", "carol@example.org");
+        });
+        // GreenMail makes a mailbox per envelope recipient (RCPT TO): the redirect address alone.
+        assertThat(greenMail.getUserManager().getUserByEmail("qa@staging.example")).isNotNull();
+        assertThat(greenMail.getUserManager().getUserByEmail("bob@example.com")).isNull();
+        assertThat(greenMail.getUserManager().getUserByEmail("carol@example.org")).isNull();
     }
 }

@@ -66,4 +66,19 @@ public class QueueSettingsTest {
         assertThatIllegalStateException().isThrownBy(() -> defaults("mailqueue.dispatch.chunk.transaction-timeout.s", "5"))
                 .withMessageContaining("transaction-timeout");
     }
+
+    @Test
+    void theDeliveryModeIsLiveByDefaultAndRedirectNeedsOneBareAddress() {
+        assertThat(defaults().deliveryMode()).isEqualTo(DeliveryMode.LIVE);
+        assertThat(defaults("mailqueue.delivery.mode", "sandbox").deliveryMode()).isEqualTo(DeliveryMode.SANDBOX);
+        assertThat(defaults("mailqueue.delivery.mode", "redirect", "mailqueue.delivery.redirect-to", " qa@staging.example ")
+                .redirectTo()).isEqualTo("qa@staging.example");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> defaults("mailqueue.delivery.mode", "redirect"))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("mailqueue.delivery.redirect-to");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> defaults("mailqueue.delivery.mode", "redirect",
+                        "mailqueue.delivery.redirect-to", "QA <qa@staging.example>"))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("mailqueue.delivery.redirect-to");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> defaults("mailqueue.delivery.mode", "dry-run"))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("mailqueue.delivery.mode");
+    }
 }
