@@ -1,6 +1,8 @@
 package dev.mailqueue.it;
 
 import dev.mailqueue.it.apps.CallerServlet;
+import dev.mailqueue.it.apps.EventSubscriber;
+import dev.mailqueue.it.apps.EventsServlet;
 import dev.mailqueue.it.apps.ProbeServlet;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
@@ -38,5 +40,14 @@ final class Deployments {
                             </login-config>
                         </web-app>
                         """));
+    }
+
+    /**
+     * @return events-subscriber.war: another application with a message-driven bean on the delivery events'
+     *         topic ({@link EventSubscriber}) and a servlet that tells what it received
+     */
+    static WebArchive eventSubscriber() {
+        return ShrinkWrap.create(WebArchive.class, "events-subscriber.war").addClasses(EventSubscriber.class,
+                EventsServlet.class);
     }
 }

@@ -65,13 +65,54 @@ public class EventStore {
      * @throws StoreException when the database fails
      */
     public int publish(int limit, BiFunction<EventType, String, List<String>> endpoints, Instant now) {
+        return publish(limit, List.of(), endpoints, now);
+    }
+
+    /**
+     * As {@link #publish(int, BiFunction, Instant)}, for the given events only (those of them not yet
+     * published): for a caller that has handed exactly these to a Jakarta Messaging topic first.
+     *
+     * @param ids events read by {@link #unpublished}, at most 500
+     * @return events published
+     * @throws StoreException when the database fails
+     */
+    public int publish(List<Long> ids, BiFunction<EventType, String, List<String>> endpoints, Instant now) {
+        return ids.isEmpty() ? 0 : publish(ids.size(), ids, endpoints, now);
+    }
+
+    /**
+     * @param limit most events, 1 or more
+     * @return unpublished events, oldest first (per mail in the order they were written)
+     * @throws StoreException when the database fails
+     */
+    public List<EventRecord> unpublished(int limit) {
+        try (Connection c = tables.connect(); PreparedStatement s = c.prepareStatement("SELECT " + EVENT_COLUMNS
+                + " FROM MAIL_EVENT e LEFT JOIN MAIL_MESSAGE m ON m.ID = e.MAIL_ID WHERE e.PUBLISHED = 0 ORDER BY e.ID")) {
+            s.setMaxRows(limit);
+            List<EventRecord> events = new ArrayList<>();
+            try (ResultSet r = s.executeQuery()) {
+                while (r.next()) {
+                    events.add(event(r, 1));
+                }
+            }
+            return events;
+        } catch (SQLException e) {
+            throw new StoreException("could not read the unpublished delivery events", e);
+        }
+    }
+
+    private int publish(int limit, List<Long> only, BiFunction<EventType, String, List<String>> endpoints, Instant now) {
         try (Connection c = tables.connect()) {
             Dialect d = tables.dialect(c);
             List<long[]> events = new ArrayList<>(); // id, mail id (or -1)
             List<List<String>> wanted = new ArrayList<>();
             try (PreparedStatement s = c.prepareStatement("SELECT e.ID, e.MAIL_ID, e.EVENT_TYPE, m.CAMPAIGN FROM MAIL_EVENT e"
-                    + " LEFT JOIN MAIL_MESSAGE m ON m.ID = e.MAIL_ID WHERE e.PUBLISHED = 0 ORDER BY e.ID")) {
+                    + " LEFT JOIN MAIL_MESSAGE m ON m.ID = e.MAIL_ID WHERE e.PUBLISHED = 0"
+                    + (only.isEmpty() ? "" : " AND e.ID IN (" + marks(only.size()) + ")") + " ORDER BY e.ID")) {
                 s.setMaxRows(limit);
+                if (!only.isEmpty()) {
+                    bindIds(s, 1, only);
+                }
                 try (ResultSet r = s.executeQuery()) {
                     while (r.next()) {
                         long mail = r.getLong(2);

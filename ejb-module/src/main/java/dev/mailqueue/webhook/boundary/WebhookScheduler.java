@@ -1,6 +1,7 @@
 package dev.mailqueue.webhook.boundary;
 
 import dev.mailqueue.dispatch.control.ServerInstance;
+import dev.mailqueue.webhook.control.EventTopic;
 import dev.mailqueue.webhook.control.WebhookPass;
 import dev.mailqueue.webhook.control.WebhookSettings;
 import jakarta.annotation.PostConstruct;
@@ -24,7 +25,8 @@ import java.util.logging.Logger;
 
 /**
  * Runs a {@link WebhookPass} every {@code mailqueue.webhook.interval.ms} (default 2 s) when webhook
- * endpoints are configured; without any, nothing is scheduled and events stay in the outbox (readable
+ * endpoints are configured or events go to a Jakarta Messaging topic ({@link EventTopic}); without either,
+ * nothing is scheduled and events stay in the outbox (readable
  * through {@code GET /api/mails/{id}/events}). A round that is still running when the timer fires again
  * makes that timeout a no-op. The work runs outside a transaction: each database step commits on its own.
  */
@@ -46,6 +48,9 @@ public class WebhookScheduler {
     WebhookPass pass;
 
     @Inject
+    EventTopic topic;
+
+    @Inject
     ServerInstance server;
 
     private final AtomicBoolean running = new AtomicBoolean();
@@ -53,13 +58,14 @@ public class WebhookScheduler {
 
     @PostConstruct
     void schedule() {
-        if (settings.endpoints().isEmpty()) {
-            LOG.info("webhooks off: no endpoint in mailqueue.webhooks");
+        if (settings.endpoints().isEmpty() && !topic.configured()) {
+            LOG.info("webhooks off: no endpoint in mailqueue.webhooks, and no Jakarta Messaging topic for events");
             return;
         }
         owner = server.name() + "#" + UUID.randomUUID().toString().substring(0, 8);
         timers.createIntervalTimer(settings.intervalMillis(), settings.intervalMillis(), new TimerConfig("webhooks", false));
-        LOG.info(() -> "webhooks: delivering events to " + settings.endpoints() + " every " + settings.intervalMillis()
+        LOG.info(() -> "webhooks: delivering events to " + settings.endpoints()
+                + (topic.configured() ? " and the topic " + topic.name() + " where it exists" : "") + " every " + settings.intervalMillis()
                 + " ms" + (settings.allowPrivateAddresses() ? " (private addresses ALLOWED)" : ""));
     }
 

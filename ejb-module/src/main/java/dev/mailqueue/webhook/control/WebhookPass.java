@@ -14,8 +14,10 @@ import java.util.logging.Logger;
 
 /**
  * One round of webhook work, done by one server at a time (the lease {@value #WORK} in WORK_LEASE; another
- * server takes over when it runs out): hand new events to the endpoints that want them, then send each
- * enabled endpoint its due deliveries in event order. At least once: a delivery is recorded after the
+ * server takes over when it runs out): publish new events to the Jakarta Messaging topic where there is
+ * one ({@link EventTopic}: each batch is sent before the outbox marks it published, so a crash in between
+ * sends it again, and a topic that refuses holds the batch back for the next round), hand them to the
+ * endpoints that want them, then send each enabled endpoint its due deliveries in event order. At least once: a delivery is recorded after the
  * receiver's 2xx, so a crash in between sends it again, with the same {@code webhook-id}. A failure backs
  * the delivery off ({@link WebhookSettings#backoffMillis}), holds back the later events of its mail, and
  * ends the endpoint's round (one slow or dead receiver costs at most one timeout a round); a delivery
@@ -39,6 +41,9 @@ public class WebhookPass {
     @Inject
     WebhookTransactions tx;
 
+    @Inject
+    EventTopic topic;
+
     private WebhookClient client;
 
     @PostConstruct
@@ -51,10 +56,10 @@ public class WebhookPass {
      * @return deliveries tried in this round
      */
     public int run(String owner) {
-        if (settings.endpoints().isEmpty() || !holdLease(owner)) {
+        if (settings.endpoints().isEmpty() && !topic.available() || !holdLease(owner)) {
             return 0;
         }
-        for (int round = 0; round < 20 && tx.publish(PUBLISH_LIMIT, Instant.now()) == PUBLISH_LIMIT; round++) {
+        for (int round = 0; round < 20 && publish() == PUBLISH_LIMIT; round++) {
             holdLease(owner);
         }
         int tried = 0;
@@ -65,6 +70,26 @@ public class WebhookPass {
             tried += deliver(endpoint);
         }
         return tried;
+    }
+
+    /** @return events published in this step */
+    private int publish() {
+        if (!topic.available()) {
+            return tx.publish(PUBLISH_LIMIT, Instant.now());
+        }
+        List<EventRecord> batch = tx.unpublished(PUBLISH_LIMIT);
+        if (batch.isEmpty()) {
+            return 0;
+        }
+        try {
+            topic.send(batch);
+        } catch (RuntimeException e) {
+            LOG.log(java.util.logging.Level.WARNING, "events: the topic " + topic.name() + " refused events from "
+                    + batch.get(0).id() + " on; they wait for the next round", e);
+            return 0;
+        }
+        tx.publish(batch.stream().map(EventRecord::id).toList(), Instant.now());
+        return batch.size();
     }
 
     private boolean holdLease(String owner) {

@@ -33,6 +33,16 @@ public class WebhookTransactions {
         return events.publish(limit, settings::endpointsFor, now);
     }
 
+    /** @see EventStore#unpublished */
+    public List<dev.mailqueue.queue.control.EventRecord> unpublished(int limit) {
+        return events.unpublished(limit);
+    }
+
+    /** @see EventStore#publish(List, java.util.function.BiFunction, Instant) */
+    public int publish(List<Long> ids, Instant now) {
+        return events.publish(ids, settings::endpointsFor, now);
+    }
+
     /** @see EventStore#due */
     public List<EventStore.Due> due(String endpoint, Instant now, int limit) {
         return events.due(endpoint, now, limit);

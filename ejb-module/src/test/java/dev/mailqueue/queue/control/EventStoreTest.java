@@ -178,6 +178,29 @@ class EventStoreTest {
         assertThat(cut.deliveries("crm", "DELIVERED", 0, 10).get(0).attempts()).isEqualTo(2);
     }
 
+    /** The topic's path: read the unpublished in order, publish exactly those; one written meanwhile waits. */
+    @Test
+    void eventsReadForTheTopicArePublishedByIdAndOneWrittenMeanwhileWaitsForTheNextStep() {
+        db.inTransaction(() -> cut.publish(1000, (t, c) -> List.<String>of(), NOW)); // what earlier tests left
+        ClaimedMail first = leased(TestMails.inCampaign(mail("topic-1", 4, NOW), "news", "order-1", List.of()));
+        record(OWNER, first, Verdict.SENT, 250, List.of());
+
+        List<EventRecord> batch = cut.unpublished(100);
+        assertThat(batch).singleElement().satisfies(e -> {
+            assertThat(e.type()).isEqualTo(EventType.SENT);
+            assertThat(e.mailId()).isEqualTo(first.id());
+            assertThat(e.reference()).isEqualTo("order-1");
+            assertThat(e.campaign()).isEqualTo("news");
+        });
+        ClaimedMail second = leased(mail("topic-2", 4, NOW));
+        record(OWNER, second, Verdict.SENT, 250, List.of());
+
+        assertThat(db.inTransaction(() -> cut.publish(batch.stream().map(EventRecord::id).toList(),
+                (t, c) -> List.of("crm"), NOW))).isEqualTo(1);
+        assertThat(cut.unpublished(100)).extracting(EventRecord::mailId).containsExactly(second.id());
+        assertThat(cut.due("crm", NOW, 10)).extracting(d -> d.event().mailId()).containsExactly(first.id());
+    }
+
     @Test
     void anEndpointFailingLongEnoughIsDisabledUntilEnabledAndASuccessClearsItsFailure() {
         assertThat(cut.noteEndpoint("flaky", false, NOW, 60_000)).isFalse();
