@@ -28,6 +28,9 @@ final class SecondServer implements AutoCloseable {
     static final String NAME = QueueServerIT.SERVER_NAME + "2";
     static final String BASE = "http://localhost:" + System.getProperty("it.second.http.port", "9182");
 
+    /** True between {@link #kill()} and the next {@link #restart()}: there is nothing to stop. */
+    private boolean killed;
+
     private SecondServer() {
     }
 
@@ -99,6 +102,7 @@ final class SecondServer implements AutoCloseable {
     /** Starts the (created, stopped or killed) server and waits until its REST API answers. */
     void restart() throws IOException, InterruptedException {
         run("start");
+        killed = false;
         await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
                 .until(() -> {
                     HttpResponse<String> answer = QueueApi.getFrom(BASE, "/api/mails/1");
@@ -118,12 +122,16 @@ final class SecondServer implements AutoCloseable {
             jvm.destroyForcibly();
             jvm.onExit().join();
         }
+        killed = true;
         Thread.sleep(500); // the kernel frees the listening ports
     }
 
+    /** Stops the server, unless it was killed and not started again. */
     @Override
     public void close() throws IOException, InterruptedException {
-        run("stop");
+        if (!killed) {
+            run("stop");
+        }
     }
 
     private static void copyTree(Path from, Path to) throws IOException {

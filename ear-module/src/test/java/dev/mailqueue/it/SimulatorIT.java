@@ -6,23 +6,18 @@ import dev.mailqueue.api.MailStatus;
 import dev.mailqueue.api.MailView;
 import org.junit.jupiter.api.Test;
 
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assumptions.assumeThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * What a staging system and the tests of a calling application get: the simulator's addresses at
- * {@code simulator.mailqueue.test} produce the outcome and the events their names promise on a live
- * server without one byte reaching an SMTP server, and a server in SANDBOX mode records every mail as
- * sent while sending nothing.
+ * What the tests of a calling application get: the simulator's addresses at {@code simulator.mailqueue.test}
+ * produce the outcome and the events their names promise on a live server without one byte reaching an
+ * SMTP server. (A server in SANDBOX mode is tested with a second server, in WebhookIT's crash test.)
  */
 class SimulatorIT extends QueueServerIT {
 
@@ -66,50 +61,6 @@ class SimulatorIT extends QueueServerIT {
 
         for (EnqueueReceipt receipt : List.of(success, bounce, defer, complaint, suppressed, again)) {
             assertThat(SMTP.countWithMessageId(receipt.getMessageId())).as("at the SMTP server").isZero();
-        }
-    }
-
-    /**
-     * A second server in SANDBOX mode, with an SMTP account only it has: its mails are SENT with a reply that
-     * says they were not, their events are produced, its health and log say SANDBOX, and its SMTP server
-     * sees no connection. It shares the database, so it runs where the database is a server (PostgreSQL;
-     * on MariaDB too when asked with -Dit.sandbox.all=true), not on an embedded Derby, and on Liberty only
-     * (the second server is a Liberty). The mode is per server and does not touch the database, so one
-     * database is enough to prove it; the simulator test above runs on all of them.
-     */
-    @Test
-    void aSandboxServerRecordsEachMailAsSentAndSendsNothing() throws Exception {
-        String db = System.getProperty("it.db", "derby");
-        assumeThat(db.equals("postgresql") || !db.equals("derby") && Boolean.getBoolean("it.sandbox.all"))
-                .as("a second server needs a shared database").isTrue();
-        assumeThat(System.getProperty("it.server", "liberty")).as("the second server is a Liberty").isEqualTo("liberty");
-        int port;
-        try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            port = free.getLocalPort();
-        }
-        try (ScriptedSmtpServer smtp = ScriptedSmtpServer.start(port);
-             SecondServer sandbox = SecondServer.start(FaultyAccount.config(port, 0)
-                     + "<variable name=\"mailqueue.delivery.mode\" value=\"sandbox\"/>\n")) {
-            List<EnqueueReceipt> receipts = new ArrayList<>();
-            for (int i = 0; i < 3; i++) {
-                HttpResponse<String> response = QueueApi.postTo(SecondServer.BASE, "/api/mails", QueueApi.toJson(new MailRequest()
-                        .account("faulty").from("staging@sender.example").to("customer" + i + "." + RUN + "@example.com")
-                        .subject("sandboxed " + i).text("x")));
-                assertThat(response.statusCode()).as(response.body()).isEqualTo(202);
-                receipts.add(QueueApi.receipt(response.body()));
-            }
-            for (EnqueueReceipt receipt : receipts) {
-                MailView mail = QueueApi.awaitStatus(receipt.getId(), MailStatus.SENT, Duration.ofSeconds(30));
-                assertThat(mail.getAttempts()).singleElement().satisfies(a -> {
-                    assertThat(a.getSmtpReplyCode()).isEqualTo(250);
-                    assertThat(a.getSmtpReplyText()).contains("sandbox", "not sent");
-                });
-                assertThat(events(receipt)).singleElement().asString().startsWith("sent customer");
-            }
-            HttpResponse<String> health = QueueApi.getFrom(SecondServer.BASE, "/health/ready");
-            assertThat(health.body()).contains("delivery-mode").contains("SANDBOX");
-            assertThat(java.nio.file.Files.readString(SecondServer.log())).contains("SANDBOX MODE: NO MAIL LEAVES THIS SERVER");
-            assertThat(smtp.arrivals()).as("nothing reached the account's SMTP server").isEmpty();
         }
     }
 

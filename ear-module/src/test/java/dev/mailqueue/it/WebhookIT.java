@@ -149,4 +149,58 @@ class WebhookIT extends QueueServerIT {
         assertThat(of(receipt.getId()).get(received.size()).id()).as("an operator's redelivery keeps the id")
                 .isEqualTo(received.get(0).id());
     }
+
+    /**
+     * No event is lost in a crash, and a staging server's events are produced as in production: a second
+     * server in SANDBOX mode (sharing the PostgreSQL database; an account only it has; no webhook work of its
+     * own) records a mail as sent without sending it, while the receiver is down, and is killed (SIGKILL)
+     * before its event could be delivered; the event is delivered after that, once, with its id, by the
+     * server that does the webhook work. Liberty on PostgreSQL only: it needs a second server on a shared
+     * database; neither the mode nor the outbox's durability depends on the database.
+     */
+    @Test
+    void aSandboxServersEventOutlivesItsKillAndIsDeliveredAfterIt() throws Exception {
+        org.assertj.core.api.Assumptions.assumeThat(System.getProperty("it.db", "derby")).isEqualTo("postgresql");
+        org.assertj.core.api.Assumptions.assumeThat(System.getProperty("it.server", "liberty")).isEqualTo("liberty");
+        int port;
+        try (java.net.ServerSocket free = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            port = free.getLocalPort();
+        }
+        DOWN.set(true);
+        long mailId;
+        try (ScriptedSmtpServer smtp = ScriptedSmtpServer.start(port);
+             SecondServer second = SecondServer.start(FaultyAccount.config(port, 0)
+                     + "<variable name=\"mailqueue.delivery.mode\" value=\"sandbox\"/>\n"
+                     // No webhook work there: a killed holder of its lease would hold it up until the lease ran out.
+                     + "<variable name=\"mailqueue.webhooks\" value=\"\"/>\n"
+                     + "<variable name=\"mailqueue.events.topic\" value=\"\"/>\n")) {
+            HttpResponse<String> response = QueueApi.postTo(SecondServer.BASE, "/api/mails", QueueApi.toJson(new MailRequest()
+                    .account("faulty").from("staging@sender.example").to("customer." + RUN + "@hooks.example")
+                    .subject("Sandboxed, then the server died").text("x").campaign("webhook-it")));
+            assertThat(response.statusCode()).as(response.body()).isEqualTo(202);
+            mailId = QueueApi.receipt(response.body()).getId();
+            assertThat(QueueApi.awaitStatus(mailId, MailStatus.SENT, Duration.ofSeconds(30)).getAttempts())
+                    .singleElement().satisfies(a -> {
+                        assertThat(a.getSmtpReplyCode()).isEqualTo(250);
+                        assertThat(a.getSmtpReplyText()).contains("sandbox", "not sent");
+                    });
+            assertThat(QueueApi.getFrom(SecondServer.BASE, "/health/ready").body()).contains("delivery-mode", "SANDBOX");
+            assertThat(java.nio.file.Files.readString(SecondServer.log())).contains("SANDBOX MODE: NO MAIL LEAVES THIS SERVER");
+            assertThat(of(mailId)).as("not delivered before the kill").noneMatch(r -> r.answered() == 204);
+
+            assertThat(java.nio.file.Files.readString(SecondServer.log())).contains("webhooks off");
+            second.kill();
+            DOWN.set(false);
+            await().atMost(Duration.ofSeconds(90)).until(() -> of(mailId).stream().anyMatch(r -> r.answered() == 204));
+            Thread.sleep(1_500); // a second delivery of a delivered event would come now
+            assertThat(smtp.arrivals()).as("the sandbox sent nothing to the account's SMTP server").isEmpty();
+        } finally {
+            DOWN.set(false);
+        }
+        List<Received> received = of(mailId);
+        assertThat(received).extracting(Received::id).as("one event").containsOnly(received.get(0).id());
+        assertThat(received).allSatisfy(r -> assertThat(r.signed()).isTrue());
+        assertThat(received.stream().filter(r -> r.answered() == 204)).as("delivered once").hasSize(1);
+        assertThat(received.get(0).data()).containsEntry("type", "sent");
+    }
 }

@@ -86,9 +86,20 @@ public class EventStore {
      * @throws StoreException when the database fails
      */
     public List<EventRecord> unpublished(int limit) {
+        return events("e.PUBLISHED = 0", s -> s.setMaxRows(limit), "the unpublished delivery events");
+    }
+
+    /** Binds a query's parameters. */
+    @FunctionalInterface
+    private interface Binding {
+        void bind(PreparedStatement s) throws SQLException;
+    }
+
+    /** @return the events that match {@code where}, oldest first */
+    private List<EventRecord> events(String where, Binding binding, String what) {
         try (Connection c = tables.connect(); PreparedStatement s = c.prepareStatement("SELECT " + EVENT_COLUMNS
-                + " FROM MAIL_EVENT e LEFT JOIN MAIL_MESSAGE m ON m.ID = e.MAIL_ID WHERE e.PUBLISHED = 0 ORDER BY e.ID")) {
-            s.setMaxRows(limit);
+                + " FROM MAIL_EVENT e LEFT JOIN MAIL_MESSAGE m ON m.ID = e.MAIL_ID WHERE " + where + " ORDER BY e.ID")) {
+            binding.bind(s);
             List<EventRecord> events = new ArrayList<>();
             try (ResultSet r = s.executeQuery()) {
                 while (r.next()) {
@@ -97,7 +108,7 @@ public class EventStore {
             }
             return events;
         } catch (SQLException e) {
-            throw new StoreException("could not read the unpublished delivery events", e);
+            throw new StoreException("could not read " + what, e);
         }
     }
 
@@ -194,19 +205,7 @@ public class EventStore {
      * @throws StoreException when the database fails
      */
     public List<EventRecord> eventsOf(long mailId) {
-        try (Connection c = tables.connect(); PreparedStatement s = c.prepareStatement("SELECT " + EVENT_COLUMNS
-                + " FROM MAIL_EVENT e LEFT JOIN MAIL_MESSAGE m ON m.ID = e.MAIL_ID WHERE e.MAIL_ID = ? ORDER BY e.ID")) {
-            s.setLong(1, mailId);
-            List<EventRecord> events = new ArrayList<>();
-            try (ResultSet r = s.executeQuery()) {
-                while (r.next()) {
-                    events.add(event(r, 1));
-                }
-            }
-            return events;
-        } catch (SQLException e) {
-            throw new StoreException("could not read the events of mail " + mailId, e);
-        }
+        return events("e.MAIL_ID = ?", s -> s.setLong(1, mailId), "the events of mail " + mailId);
     }
 
     private static EventRecord event(ResultSet r, int from) throws SQLException {
