@@ -3,6 +3,7 @@ package dev.mailqueue.it;
 import dev.mailqueue.api.EnqueueReceipt;
 import dev.mailqueue.api.MailRequest;
 import org.assertj.core.api.SoftAssertions;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -32,6 +33,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * tables is the same afterwards (nothing queued, nothing changed, though canary mails in every state a
  * bulk action could touch wait there), and the server log holds no line that a request's text began.
  */
+@Tag(QueueServerIT.DATABASE_NEUTRAL)
 class BadRequestTableIT extends QueueServerIT {
 
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)

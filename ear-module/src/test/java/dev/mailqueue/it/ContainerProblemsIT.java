@@ -1,5 +1,6 @@
 package dev.mailqueue.it;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
@@ -18,6 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * does not parse or an encoded slash in the path; and none of them carries a stack trace, an exception's
  * text or the container's own message. On 61ec004 these were empty bodies, HTML or RESTEasy's text.
  */
+@Tag(QueueServerIT.DATABASE_NEUTRAL)
 class ContainerProblemsIT extends QueueServerIT {
 
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)

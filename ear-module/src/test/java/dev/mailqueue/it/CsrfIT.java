@@ -3,6 +3,7 @@ package dev.mailqueue.it;
 import dev.mailqueue.api.EnqueueReceipt;
 import dev.mailqueue.api.MailRequest;
 import dev.mailqueue.api.MailStatus;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
@@ -22,6 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the console cannot be framed. Programs that send neither header, and the console itself, still work.
  * On 61ec004 a form-encoded cancel with {@code Origin: http://evil.example} answered 200.
  */
+@Tag(QueueServerIT.DATABASE_NEUTRAL)
 class CsrfIT extends QueueServerIT {
 
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)

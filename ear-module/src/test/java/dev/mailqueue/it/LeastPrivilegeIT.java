@@ -2,6 +2,7 @@ package dev.mailqueue.it;
 
 import dev.mailqueue.api.EnqueueReceipt;
 import dev.mailqueue.api.MailRequest;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.net.CookieManager;
@@ -26,6 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A sender may name only the SMTP accounts of its allow-list ({@code mailqueue.security.allowed-accounts.<user>}),
  * and a refusal lists no other account.
  */
+@Tag(QueueServerIT.DATABASE_NEUTRAL)
 class LeastPrivilegeIT extends QueueServerIT {
 
     private static final HttpClient HTTPS = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)

@@ -1,5 +1,6 @@
 package dev.mailqueue.it;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -17,6 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the variable to set. Shown on a second Liberty server started with the test configuration minus the
  * key store password.
  */
+@Tag(QueueServerIT.DATABASE_NEUTRAL)
 class NoDefaultSecretsIT extends QueueServerIT {
 
     private static final Path LIBERTY = Path.of(System.getProperty("it.wlp.home")).resolve("../../../../liberty").normalize();

@@ -3,6 +3,7 @@ package dev.mailqueue.it;
 import dev.mailqueue.api.EnqueueReceipt;
 import dev.mailqueue.api.MailRequest;
 import dev.mailqueue.api.MailStatus;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.net.http.HttpResponse;
@@ -20,6 +21,7 @@ import static org.awaitility.Awaitility.await;
  * mail-admin only, over HTTPS), the OpenAPI description, and the batch console's REST API showing the
  * dispatch job's instances and executions to the admin group only.
  */
+@Tag(QueueServerIT.DATABASE_NEUTRAL)
 class OperationsIT extends QueueServerIT {
 
     @Test

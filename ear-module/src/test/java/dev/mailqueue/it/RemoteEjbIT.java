@@ -1,6 +1,7 @@
 package dev.mailqueue.it;
 
 import dev.mailqueue.api.MailStatus;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.net.http.HttpResponse;
@@ -15,6 +16,7 @@ import static org.awaitility.Awaitility.await;
  * java:global name, as the user its request authenticated as (the test sender), inside its own JTA transaction: a commit queues and delivers the mail, a
  * rollback queues nothing (transactional outbox), invalid input is an exception naming the field.
  */
+@Tag(QueueServerIT.DATABASE_NEUTRAL)
 class RemoteEjbIT extends QueueServerIT {
 
     @Test

@@ -1,5 +1,6 @@
 package dev.mailqueue.it;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayInputStream;
@@ -27,6 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * share {@code mailqueue.http.max-inflight-bytes} (8 MiB on the test server, wait 2 s): a large body
  * that does not fit beside those being read gets 503 with Retry-After, a small one still passes.
  */
+@Tag(QueueServerIT.DATABASE_NEUTRAL)
 class RequestLimitsIT extends QueueServerIT {
 
     private static final int LIMIT = 4 * 1024 * 1024;

@@ -2,6 +2,7 @@ package dev.mailqueue.it;
 
 import dev.mailqueue.api.EnqueueReceipt;
 import dev.mailqueue.api.MailRequest;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.net.http.HttpResponse;
@@ -17,6 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * (403 problem details, nothing stored) and sees only its own mails; the remote EJBs check the same
  * (EJBAccessException, SenderNotAllowedException). The users are those of TestUser.
  */
+@Tag(QueueServerIT.DATABASE_NEUTRAL)
 class SecurityIT extends QueueServerIT {
 
     private static final String MAIL = QueueApi.toJson(new MailRequest().from("alice@sender.example")

@@ -4,6 +4,7 @@ import dev.mailqueue.api.EnqueueReceipt;
 import dev.mailqueue.api.MailRequest;
 import dev.mailqueue.api.MailStatus;
 import dev.mailqueue.api.MailView;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -29,6 +30,7 @@ import static org.awaitility.Awaitility.await;
  * their attempts untouched and nothing in doubt; readiness names the account down. Once a real SMTP
  * server listens on that port, every mail is delivered exactly once.
  */
+@Tag(QueueServerIT.DATABASE_NEUTRAL)
 class SilentServerIT extends QueueServerIT {
 
     static final int PORT = Integer.getInteger("it.smtp.silent.port", 3132);
