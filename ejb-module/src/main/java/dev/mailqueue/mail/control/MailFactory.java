@@ -1,7 +1,6 @@
 package dev.mailqueue.mail.control;
 
 import dev.mailqueue.account.control.Accounts;
-import dev.mailqueue.address.control.InvalidAddressException;
 import dev.mailqueue.address.control.Mailbox;
 import dev.mailqueue.address.control.MailboxParser;
 import dev.mailqueue.api.Attachment;
@@ -59,16 +58,16 @@ public class MailFactory {
      *         bcc), each addressed To its own recipient only, without Cc or Bcc
      */
     public MailGroup create(MailRequest request, Instant now, String enqueuedBy, String key, String fingerprint) {
-        List<List<Mailbox>> lists = distinct(request.getTo(), request.getCc(), request.getBcc()).stream()
-                .map(list -> list.stream().map(MailboxParser::parseValid).toList()).toList();
+        List<List<Mailbox>> lists = distinct(request.getTo(), request.getCc(), request.getBcc());
+        Mailbox from = MailboxParser.parseValid(request.getFrom());
         if (!request.isPerRecipient()) {
-            return new MailGroup(List.of(mail(request, now, enqueuedBy, lists.get(0), lists.get(1), lists.get(2))),
+            return new MailGroup(List.of(mail(request, now, enqueuedBy, from, lists.get(0), lists.get(1), lists.get(2))),
                     false, key, fingerprint);
         }
         List<NewMail> copies = new ArrayList<>();
         for (List<Mailbox> kind : lists) {
             for (Mailbox recipient : kind) {
-                copies.add(mail(request, now, enqueuedBy, List.of(recipient), List.of(), List.of()));
+                copies.add(mail(request, now, enqueuedBy, from, List.of(recipient), List.of(), List.of()));
             }
         }
         return new MailGroup(copies, true, key, fingerprint);
@@ -78,10 +77,9 @@ public class MailFactory {
      * Addresses are stored bare, with the domain as A-labels ({@link Mailbox#address()}); the From name
      * is {@code fromName} or else the name given in {@code from}; the other names go to {@link AddressNames}.
      */
-    private NewMail mail(MailRequest request, Instant now, String enqueuedBy, List<Mailbox> to, List<Mailbox> cc,
-                         List<Mailbox> bcc) {
+    private NewMail mail(MailRequest request, Instant now, String enqueuedBy, Mailbox from, List<Mailbox> to,
+                         List<Mailbox> cc, List<Mailbox> bcc) {
         Instant notBefore = request.getNotBefore();
-        Mailbox from = MailboxParser.parseValid(request.getFrom());
         String fromName = blankToNull(request.getFromName()) != null ? request.getFromName() : from.name();
         Mailbox replyTo = blankToNull(request.getReplyTo()) == null ? null : MailboxParser.parseValid(request.getReplyTo());
         List<String> toAddresses = addresses(to);
@@ -129,18 +127,22 @@ public class MailFactory {
     }
 
     /**
+     * Parses each address once (the request passed validation, so each is a mailbox).
+     *
      * @return the three lists without repeats, an address compared without case and with its domain as
      *         A-labels, whatever its name: an address keeps its first place (To, then Cc, then Bcc) and the
-     *         text it was first given in
+     *         name it was first given with
+     * @throws IllegalArgumentException when an address is no mailbox after all (the request was not validated)
      */
-    static List<List<String>> distinct(List<String> to, List<String> cc, List<String> bcc) {
+    static List<List<Mailbox>> distinct(List<String> to, List<String> cc, List<String> bcc) {
         Set<String> seen = new HashSet<>();
-        List<List<String>> result = new ArrayList<>(3);
+        List<List<Mailbox>> result = new ArrayList<>(3);
         for (List<String> list : List.of(orEmpty(to), orEmpty(cc), orEmpty(bcc))) {
-            List<String> kept = new ArrayList<>();
-            for (String address : list) {
-                if (seen.add(key(address))) {
-                    kept.add(address);
+            List<Mailbox> kept = new ArrayList<>();
+            for (String text : list) {
+                Mailbox mailbox = MailboxParser.parseValid(text);
+                if (seen.add(mailbox.address().toLowerCase(Locale.ROOT))) {
+                    kept.add(mailbox);
                 }
             }
             result.add(kept);
@@ -151,15 +153,6 @@ public class MailFactory {
     /** @return the tags without repeats, in their first order */
     static List<String> tags(List<String> tags) {
         return tags == null ? List.of() : tags.stream().distinct().toList();
-    }
-
-    /** @return the address as compared: bare, domain as A-labels, lower case; the text itself if it is no mailbox */
-    private static String key(String text) {
-        try {
-            return MailboxParser.parse(text).address().toLowerCase(Locale.ROOT);
-        } catch (InvalidAddressException e) {
-            return text.toLowerCase(Locale.ROOT);
-        }
     }
 
     private static List<NewMail.Attachment> attachments(List<Attachment> attachments) {
