@@ -20,11 +20,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Addresses as people write them (issue 12), end to end: names given as {@code {name, address}} objects and
@@ -36,29 +34,22 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 class AddressesIT extends QueueServerIT {
 
-    private static final Path SCRIPT = Path.of(System.getProperty("it.postfix.script", "../src/test/postfix/postfix-instance.sh"));
-    private static final Path DIR = Path.of(System.getProperty("it.postfix.dir", "/tmp/mailqueue-it-postfix"));
-    private static final int POSTFIX_PORT = Integer.getInteger("it.postfix.port", 3133);
     private static final String RUN = Long.toString(System.currentTimeMillis(), 36);
 
     @BeforeAll
     static void startPostfix() throws Exception {
-        assumeTrue(Files.isExecutable(Path.of("/usr/sbin/postfix")), "Debian's postfix is not installed");
-        assumeTrue("root".equals(System.getProperty("user.name")), "a private Postfix instance must be started as root");
-        postfix("start", DIR.toAbsolutePath().toString(), Integer.toString(POSTFIX_PORT), Integer.toString(SmtpCatcher.PORT));
+        PrivatePostfix.start();
     }
 
     @AfterAll
     static void stopPostfix() throws Exception {
-        if (Files.isDirectory(DIR)) {
-            postfix("stop", DIR.toAbsolutePath().toString());
-        }
+        PrivatePostfix.stop();
     }
 
     @Test
     void aNonAsciiMailboxArrivesOverSmtpUtf8WithItsUnicodeNameEncoded() throws Exception {
         String jose = "josé." + RUN + "@mailqueue.test"; // Postfix keeps mailqueue.test's mail in its Maildir
-        Path maildir = DIR.resolve("mail/maildir/new");
+        Path maildir = PrivatePostfix.maildir();
         List<Path> before = Files.isDirectory(maildir) ? files(maildir) : List.of();
         HttpResponse<String> response = QueueApi.post("""
                 {"from": {"name": "Envío Ñandú", "address": "news@sender.example"}, "account": "utf8",
@@ -133,16 +124,5 @@ class AddressesIT extends QueueServerIT {
         } catch (IOException e) {
             return "";
         }
-    }
-
-    private static void postfix(String... args) throws IOException, InterruptedException {
-        String[] command = new String[args.length + 2];
-        command[0] = "bash";
-        command[1] = SCRIPT.toAbsolutePath().toString();
-        System.arraycopy(args, 0, command, 2, args.length);
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("postfix-instance.sh %s", args[0]).isTrue();
-        assertThat(process.exitValue()).as("postfix-instance.sh %s: %s", args[0], output).isZero();
     }
 }

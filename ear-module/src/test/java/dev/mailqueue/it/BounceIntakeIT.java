@@ -25,11 +25,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Bounces that come back after a server accepted the mail, end to end against real parts: the queue
@@ -43,9 +41,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 class BounceIntakeIT extends QueueServerIT {
 
-    private static final Path SCRIPT = Path.of(System.getProperty("it.postfix.script", "../src/test/postfix/postfix-instance.sh"));
-    private static final Path DIR = Path.of(System.getProperty("it.postfix.dir", "/tmp/mailqueue-it-postfix"));
-    private static final int POSTFIX_PORT = Integer.getInteger("it.postfix.port", 3133);
     /** The envelope sender of the mail the test relays to Postfix, whose reports Postfix keeps. */
     private static final String HELD = "held@mailqueue.test";
     private static final String GONE = "nobody@bounce.test";
@@ -53,16 +48,12 @@ class BounceIntakeIT extends QueueServerIT {
 
     @BeforeAll
     static void startPostfix() throws Exception {
-        assumeTrue(Files.isExecutable(Path.of("/usr/sbin/postfix")), "Debian's postfix is not installed");
-        assumeTrue("root".equals(System.getProperty("user.name")), "a private Postfix instance must be started as root");
-        postfix("start", DIR.toAbsolutePath().toString(), Integer.toString(POSTFIX_PORT), Integer.toString(SmtpCatcher.PORT));
+        PrivatePostfix.start();
     }
 
     @AfterAll
     static void stopPostfix() throws Exception {
-        if (Files.isDirectory(DIR)) {
-            postfix("stop", DIR.toAbsolutePath().toString());
-        }
+        PrivatePostfix.stop();
     }
 
     @Test
@@ -212,11 +203,11 @@ class BounceIntakeIT extends QueueServerIT {
      */
     private static String rawBounceThroughPostfix(MimeMessage message, String recipient, String envelopeSender)
             throws Exception {
-        Path maildir = DIR.resolve("mail/maildir/new");
+        Path maildir = PrivatePostfix.maildir();
         List<Path> before = Files.isDirectory(maildir) ? reports(maildir) : List.of();
         Properties props = new Properties();
         props.setProperty("mail.smtp.host", "127.0.0.1");
-        props.setProperty("mail.smtp.port", Integer.toString(POSTFIX_PORT));
+        props.setProperty("mail.smtp.port", Integer.toString(PrivatePostfix.PORT));
         props.setProperty("mail.smtp.from", envelopeSender); // the envelope sender: where the report goes
         Session session = Session.getInstance(props);
         try (Transport transport = session.getTransport("smtp")) {
@@ -260,16 +251,5 @@ class BounceIntakeIT extends QueueServerIT {
     private static RecipientView recipient(long mailId, String address) {
         return QueueApi.find(mailId).getRecipients().stream().filter(r -> address.equalsIgnoreCase(r.getAddress()))
                 .findFirst().orElse(null);
-    }
-
-    private static void postfix(String... args) throws IOException, InterruptedException {
-        String[] command = new String[args.length + 2];
-        command[0] = "bash";
-        command[1] = SCRIPT.toAbsolutePath().toString();
-        System.arraycopy(args, 0, command, 2, args.length);
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("postfix-instance.sh %s", args[0]).isTrue();
-        assertThat(process.exitValue()).as("postfix-instance.sh %s: %s", args[0], output).isZero();
     }
 }

@@ -1,0 +1,58 @@
+package dev.mailqueue.it;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * The private Postfix instance of the bounce and address tests (src/test/postfix/postfix-instance.sh): a
+ * real MTA on {@link #PORT} that relays to the test's {@link SmtpCatcher} and keeps the mail of
+ * {@code mailqueue.test} in its own Maildir ({@link #maildir()}). Needs Debian's {@code postfix} and root;
+ * {@link #start()} skips the calling test class without them.
+ */
+final class PrivatePostfix {
+
+    /** The SMTP port it listens on (property {@code it.postfix.port}). */
+    static final int PORT = Integer.getInteger("it.postfix.port", 3133);
+
+    private static final Path SCRIPT = Path.of(System.getProperty("it.postfix.script", "../src/test/postfix/postfix-instance.sh"));
+    private static final Path DIR = Path.of(System.getProperty("it.postfix.dir", "/tmp/mailqueue-it-postfix"));
+
+    private PrivatePostfix() {
+    }
+
+    /** Starts the instance (from a fresh directory), or skips the test class when Postfix or root is missing. */
+    static void start() throws IOException, InterruptedException {
+        assumeTrue(Files.isExecutable(Path.of("/usr/sbin/postfix")), "Debian's postfix is not installed");
+        assumeTrue("root".equals(System.getProperty("user.name")), "a private Postfix instance must be started as root");
+        run("start", DIR.toAbsolutePath().toString(), Integer.toString(PORT), Integer.toString(SmtpCatcher.PORT));
+    }
+
+    /** Stops the instance, if it was started. */
+    static void stop() throws IOException, InterruptedException {
+        if (Files.isDirectory(DIR)) {
+            run("stop", DIR.toAbsolutePath().toString());
+        }
+    }
+
+    /** @return the Maildir where Postfix delivers the mail of {@code mailqueue.test}, new messages */
+    static Path maildir() {
+        return DIR.resolve("mail/maildir/new");
+    }
+
+    private static void run(String... args) throws IOException, InterruptedException {
+        String[] command = new String[args.length + 2];
+        command[0] = "bash";
+        command[1] = SCRIPT.toAbsolutePath().toString();
+        System.arraycopy(args, 0, command, 2, args.length);
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("postfix-instance.sh %s", args[0]).isTrue();
+        assertThat(process.exitValue()).as("postfix-instance.sh %s: %s", args[0], output).isZero();
+    }
+}
