@@ -101,13 +101,18 @@ public class WebhookPass {
         WebhookSignature signature = new WebhookSignature(endpoint.secret());
         Set<Long> heldBack = new HashSet<>();
         List<EventStore.Due> due = tx.due(endpoint.name(), Instant.now(), settings.batchSize());
+        if (due.isEmpty()) {
+            return 0;
+        }
+        // Checked once a round: the JVM caches the name's addresses for 30 s anyway.
+        String refused = settings.allowPrivateAddresses() ? null : PublicAddresses.problemWith(endpoint.url().getHost());
         int tried = 0;
+        Instant lastDelivered = null; // noted on the endpoint once, before a failure or at the round's end
         for (EventStore.Due d : due) {
             EventRecord e = d.event();
             if (e.mailId() != null && heldBack.contains(e.mailId())) {
                 continue;
             }
-            String refused = settings.allowPrivateAddresses() ? null : PublicAddresses.problemWith(endpoint.url().getHost());
             WebhookClient.Result result;
             if (refused != null) {
                 result = new WebhookClient.Result(null, "not sent: " + refused);
@@ -120,8 +125,13 @@ public class WebhookPass {
             tried++;
             Instant now = Instant.now();
             if (result.delivered()) {
-                tx.tried(endpoint.name(), e.id(), now, result.status(), null, null);
+                tx.delivered(endpoint.name(), e.id(), now, result.status());
+                lastDelivered = now;
                 continue;
+            }
+            if (lastDelivered != null) {
+                tx.answered(endpoint.name(), lastDelivered);
+                lastDelivered = null;
             }
             boolean giveUp = d.createdAt().plusMillis(settings.giveUpMillis()).isBefore(now);
             Instant next = giveUp ? null : now.plusMillis(settings.backoffMillis(d.attempts() + 1));
@@ -132,6 +142,9 @@ public class WebhookPass {
                 heldBack.add(e.mailId());
             }
             break; // the receiver is failing: leave the rest of its round for later
+        }
+        if (lastDelivered != null) {
+            tx.answered(endpoint.name(), lastDelivered);
         }
         return tried;
     }

@@ -54,6 +54,25 @@ public class WebhookTransactions {
     }
 
     /**
+     * Records a delivered try: its delivery row only. What it says of the endpoint is noted once per round
+     * ({@link #answered}), not once per event.
+     *
+     * @see EventStore#tried
+     */
+    public void delivered(String endpoint, long eventId, Instant now, Integer httpStatus) {
+        events.tried(endpoint, eventId, now, httpStatus, null, null);
+    }
+
+    /**
+     * Notes that the endpoint took events (the last at {@code now}): it is failing no longer.
+     *
+     * @see EventStore#noteEndpoint
+     */
+    public void answered(String endpoint, Instant now) {
+        events.noteEndpoint(endpoint, true, now, settings.disableAfterMillis());
+    }
+
+    /**
      * Records one try and what it says of the endpoint, in one transaction.
      *
      * @return true when the endpoint is disabled now
