@@ -291,6 +291,31 @@ public class OperatorStore {
     }
 
     /**
+     * The retention job's delete of events that belong to no mail (an unsubscribe's {@code unsubscribed}
+     * event names an address and a list): those that happened before the cutoff, with their webhook
+     * delivery log, delivered or not, as a mail's events go with the mail.
+     *
+     * @param cutoff events that happened before this go
+     * @return events deleted
+     * @throws StoreException when the database fails
+     */
+    public int deleteMaillessEventsBefore(Instant cutoff) {
+        try (Connection c = tables.connect()) {
+            try (PreparedStatement s = c.prepareStatement("DELETE FROM WEBHOOK_DELIVERY WHERE MAIL_ID IS NULL"
+                    + " AND EVENT_ID IN (SELECT e.ID FROM MAIL_EVENT e WHERE e.MAIL_ID IS NULL AND e.OCCURRED_AT < ?)")) {
+                SqlTime.set(s, 1, cutoff);
+                s.executeUpdate();
+            }
+            try (PreparedStatement s = c.prepareStatement("DELETE FROM MAIL_EVENT WHERE MAIL_ID IS NULL AND OCCURRED_AT < ?")) {
+                SqlTime.set(s, 1, cutoff);
+                return s.executeUpdate();
+            }
+        } catch (SQLException e) {
+            throw new StoreException("could not delete the events of no mail before " + cutoff, e);
+        }
+    }
+
+    /**
      * The retention rule as SQL: a final status, and every time of the row before the cutoff;
      * four {@code ?}s, each the cutoff.
      */

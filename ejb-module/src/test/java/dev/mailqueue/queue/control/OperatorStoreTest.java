@@ -187,4 +187,30 @@ class OperatorStoreTest {
         assertThat(db.inTransaction(() -> cut.deleteFinished(List.of(old, recent, live), cutoff))).isEqualTo(1);
         assertThat(db.number("SELECT COUNT(*) FROM MAIL_MESSAGE")).isEqualTo(2);
     }
+
+    /** README "Not yet": an unsubscribe's event belongs to no mail, so retention deletes it on its own. */
+    @Test
+    void retentionDeletesOldEventsOfNoMailWithTheirDeliveriesAndLeavesTheRest() {
+        long mail = enqueue(mail("has an event", 4, NOW.minusSeconds(86_400 * 20)));
+        Instant cutoff = NOW.minusSeconds(86_400 * 15);
+        event(null, NOW.minusSeconds(86_400 * 20));
+        event(null, NOW.minusSeconds(86_400));
+        event(mail, NOW.minusSeconds(86_400 * 20));
+        long old = db.number("SELECT MIN(ID) FROM MAIL_EVENT WHERE MAIL_ID IS NULL");
+        db.update("INSERT INTO WEBHOOK_DELIVERY (ENDPOINT, EVENT_ID, MAIL_ID, STATUS, ATTEMPTS, CREATED_AT, NEXT_ATTEMPT_AT)"
+                + " VALUES ('crm', ?, NULL, 'PENDING', 0, ?, ?)", old, java.sql.Timestamp.from(NOW), java.sql.Timestamp.from(NOW));
+
+        assertThat(db.inTransaction(() -> cut.deleteMaillessEventsBefore(cutoff))).isEqualTo(1);
+
+        assertThat(db.number("SELECT COUNT(*) FROM MAIL_EVENT WHERE ID = " + old)).isZero();
+        assertThat(db.number("SELECT COUNT(*) FROM WEBHOOK_DELIVERY")).as("its delivery went with it").isZero();
+        assertThat(db.number("SELECT COUNT(*) FROM MAIL_EVENT WHERE MAIL_ID IS NULL")).as("the recent one stays").isEqualTo(1);
+        assertThat(db.number("SELECT COUNT(*) FROM MAIL_EVENT WHERE MAIL_ID = " + mail)).as("a mail's events go with the mail")
+                .isEqualTo(1);
+    }
+
+    void event(Long mailId, Instant at) {
+        db.update("INSERT INTO MAIL_EVENT (MAIL_ID, EVENT_TYPE, OCCURRED_AT, PUBLISHED) VALUES ("
+                + (mailId == null ? "NULL" : mailId) + ", 'unsubscribed', ?, 1)", java.sql.Timestamp.from(at));
+    }
 }
