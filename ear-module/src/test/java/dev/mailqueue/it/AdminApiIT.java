@@ -8,6 +8,7 @@ import dev.mailqueue.api.MailView;
 import org.junit.jupiter.api.Test;
 
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -172,7 +173,98 @@ class AdminApiIT extends QueueServerIT {
         assertThat(((Number) stats.get("oldestQueuedSeconds")).longValue()).isGreaterThanOrEqualTo(0);
         assertThat((List<?>) stats.get("accounts")).as("per SMTP account, the default one among them")
                 .anySatisfy(a -> assertThat(((Map<?, ?>) a).get("account")).isEqualTo("mailqueue"));
-        assertThat(stats).containsKeys("topFailureReasons", "hours", "generatedAt");
+        assertThat(stats).containsKeys("topFailureReasons", "hours", "generatedAt", "dispatchPaused", "pausedAccounts");
+
+        Map<String, Object> week = QueueApi.jsonObject(QueueApi.getAs(TestUser.ADMIN, QueueApi.BASE,
+                "/api/admin/statistics/series?range=week&account=mailqueue").body());
+        assertThat(week).containsEntry("range", "week").containsEntry("account", "mailqueue");
+        assertThat((List<?>) week.get("buckets")).hasSize(168).last().satisfies(b ->
+                assertThat(((Number) ((Map<?, ?>) b).get("queued")).longValue()).isGreaterThanOrEqualTo(2));
+        assertThat(QueueApi.getAs(TestUser.ADMIN, QueueApi.BASE, "/api/admin/statistics/series?range=day").body())
+                .contains("\"field\":\"range\"");
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void aPausedAccountsMailWaitsQueuedUntilResumedThenArrives() {
+        String account = "mailqueue"; // the default: mail that names no account goes through it
+        assertThat(QueueApi.sendAs(TestUser.ADMIN, "POST", "/api/admin/accounts/no.such/pause").body())
+                .contains("\"field\":\"name\"");
+        EnqueueReceipt mail;
+        try {
+            HttpResponse<String> paused = QueueApi.sendAs(TestUser.ADMIN, "POST", "/api/admin/accounts/" + account + "/pause");
+            assertThat(paused.statusCode()).as(paused.body()).isEqualTo(200);
+            assertThat((List<Map<String, Object>>) QueueApi.jsonObject(paused.body()).get("accounts")).anySatisfy(a ->
+                    assertThat(a).containsEntry("name", account).containsEntry("paused", true).containsEntry("pausedBy", "admin"));
+            mail = QueueApi.enqueue(new MailRequest().from("alice@sender.example").to("r@" + marker())
+                    .subject("paused").text("x"));
+            await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5)) // six dispatch intervals
+                    .until(() -> QueueApi.find(mail.getId()).getStatus() == MailStatus.QUEUED);
+            MailView waiting = QueueApi.find(mail.getId());
+            assertThat(waiting.getAttempts()).isEmpty();
+            assertThat(waiting.getAttemptsRemaining()).as("no attempt spent").isEqualTo(3);
+        } finally {
+            HttpResponse<String> resumed = QueueApi.sendAs(TestUser.ADMIN, "POST", "/api/admin/accounts/" + account + "/resume");
+            assertThat(resumed.statusCode()).as(resumed.body()).isEqualTo(200);
+        }
+        QueueApi.awaitStatus(mail.getId(), MailStatus.SENT, Duration.ofSeconds(30));
+        await().atMost(Duration.ofSeconds(10)).until(() -> SMTP.countWithMessageId(mail.getMessageId()) == 1);
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void theConsoleReadsOneMailWithItsBodiesAndDownloadsAnAttachment() {
+        String domain = marker();
+        EnqueueReceipt mail = QueueApi.enqueue(new MailRequest().from("alice@sender.example").to("to@" + domain)
+                .bcc("bcc@" + domain).subject("detail").text("the text").html("<p>the html</p>")
+                .attach("Grüße; \"März\".txt", "text/plain; charset=UTF-8", "zwölf Boxkämpfer".getBytes(StandardCharsets.UTF_8))
+                .notBefore(Instant.now().plusSeconds(3600)));
+
+        HttpResponse<String> read = QueueApi.getAs(TestUser.ADMIN, QueueApi.BASE, "/api/admin/mails/" + mail.getId());
+        assertThat(read.statusCode()).as(read.body()).isEqualTo(200);
+        Map<String, Object> detail = QueueApi.jsonObject(read.body());
+        assertThat(detail).containsEntry("text", "the text").containsEntry("html", "<p>the html</p>")
+                .containsEntry("status", "QUEUED").containsKeys("createdAt", "attempts").doesNotContainKey("firstAttemptAt");
+        assertThat((List<Map<String, Object>>) detail.get("recipientOutcomes")).extracting(r -> r.get("field") + ":"
+                + r.get("status")).containsExactly("to:PENDING", "bcc:PENDING");
+        assertThat((List<Map<String, Object>>) detail.get("attachments")).singleElement().satisfies(a -> assertThat(a)
+                .containsEntry("filename", "Grüße; \"März\".txt").extractingByKey("sizeBytes")
+                .satisfies(n -> assertThat(((Number) n).longValue()).isEqualTo(18)));
+
+        HttpResponse<String> file = QueueApi.getAs(TestUser.ADMIN, QueueApi.BASE, "/api/admin/mails/" + mail.getId() + "/attachments/0");
+        assertThat(file.statusCode()).isEqualTo(200);
+        assertThat(file.body()).isEqualTo("zwölf Boxkämpfer");
+        assertThat(file.headers().firstValue("Content-Type")).hasValueSatisfying(t ->
+                assertThat(t.replace(" ", "")).isEqualToIgnoringCase("text/plain;charset=UTF-8"));
+        assertThat(file.headers().firstValue("Content-Disposition"))
+                .hasValue("attachment; filename*=UTF-8''Gr%C3%BC%C3%9Fe%3B%20%22M%C3%A4rz%22.txt");
+        assertThat(file.headers().firstValue("X-Content-Type-Options")).hasValue("nosniff");
+        HttpResponse<String> events = QueueApi.getAs(TestUser.ADMIN, QueueApi.BASE, "/api/admin/mails/" + mail.getId() + "/events");
+        assertThat(events.statusCode()).as(events.body()).isEqualTo(200);
+        assertThat(events.body()).startsWith("[");
+        for (String missing : List.of(mail.getId() + "/attachments/1", "999999999/attachments/0", "999999999",
+                "999999999/events")) {
+            HttpResponse<String> none = QueueApi.getAs(TestUser.ADMIN, QueueApi.BASE, "/api/admin/mails/" + missing);
+            assertThat(none.statusCode()).as(missing).isEqualTo(404);
+            assertThat(none.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("application/problem+json"));
+        }
+    }
+
+    @Test
+    void aViewerReadsTheConsoleAndMayNotAct() {
+        for (String path : List.of("/api/admin/statistics", "/api/admin/dispatch", "/api/admin/mails?size=1",
+                "/api/admin/statistics/series?range=hour", "/admin/")) {
+            HttpResponse<String> read = QueueApi.getAs(TestUser.VIEWER, QueueApi.BASE, path);
+            assertThat(read.statusCode()).as(path + ": " + read.body()).isEqualTo(200);
+        }
+        for (String path : List.of("/api/admin/dispatch/pause", "/api/admin/accounts/mailqueue/pause")) {
+            HttpResponse<String> refused = QueueApi.sendAs(TestUser.VIEWER, "POST", path);
+            assertThat(refused.statusCode()).as(path).isEqualTo(403);
+        }
+        assertThat(QueueApi.postAs(TestUser.VIEWER, QueueApi.BASE, "/api/admin/mails/cancel", "{\"recipient\":\"x\"}")
+                .statusCode()).isEqualTo(403);
+        assertThat(QueueApi.getAs(TestUser.ADMIN, QueueApi.BASE, "/api/admin/dispatch").body())
+                .as("nothing paused").doesNotContain("\"paused\":true");
     }
 
     /** Leaves a QUEUED mail FAILED after one attempt the SMTP server answered with {@code code}. */

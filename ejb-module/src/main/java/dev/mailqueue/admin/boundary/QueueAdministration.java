@@ -1,5 +1,6 @@
 package dev.mailqueue.admin.boundary;
 
+import dev.mailqueue.account.control.Accounts;
 import dev.mailqueue.admin.control.BulkActions;
 import dev.mailqueue.admin.control.FilterRules;
 import dev.mailqueue.admin.control.MailSearch;
@@ -8,6 +9,7 @@ import dev.mailqueue.api.AttemptView;
 import dev.mailqueue.api.FieldError;
 import dev.mailqueue.api.InvalidFilterException;
 import dev.mailqueue.api.MailAdminRemote;
+import dev.mailqueue.api.MailDetail;
 import dev.mailqueue.api.MailFilter;
 import dev.mailqueue.api.MailLimits;
 import dev.mailqueue.api.MailNotFoundException;
@@ -23,7 +25,10 @@ import dev.mailqueue.mail.control.MailFactory;
 import dev.mailqueue.mail.control.MailViews;
 import dev.mailqueue.mail.entity.MailMessage;
 import dev.mailqueue.mail.entity.Utc;
+import dev.mailqueue.queue.control.DispatchPauseStore;
+import dev.mailqueue.queue.control.EventRecord;
 import dev.mailqueue.queue.control.OperatorStore;
+import dev.mailqueue.queue.control.SeriesStore;
 import dev.mailqueue.queue.control.SuppressionStore;
 import jakarta.annotation.Resource;
 import jakarta.annotation.security.DeclareRoles;
@@ -38,19 +43,23 @@ import jakarta.persistence.PersistenceContext;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.logging.Logger;
 
 /**
  * The operator's facade ({@link dev.mailqueue.api.MailAdmin}): search, requeue, cancel, delete, attempt
- * logs and statistics. Only {@code mail-admin} may call it. A filter's criteria are checked first
+ * logs and statistics. Only {@code mail-admin} may call it; {@code mail-viewer} may call what only reads. A filter's criteria are checked first
  * ({@link FilterRules}: a blank or unstorable criterion is an {@link InvalidFilterException} naming it).
  * Actions on one mail join the caller's transaction (REQUIRED); bulk actions run in chunks of 500 mails,
  * each committed on its own ({@link BulkActions}), and are logged with the operator's name and the rows
  * changed.
  */
 @Stateless
-@DeclareRoles({Roles.SENDER, Roles.ADMIN})
+@DeclareRoles({Roles.SENDER, Roles.ADMIN, Roles.VIEWER})
 @RolesAllowed(Roles.ADMIN)
 public class QueueAdministration implements MailAdminLocal, MailAdminRemote {
 
@@ -81,6 +90,15 @@ public class QueueAdministration implements MailAdminLocal, MailAdminRemote {
     SuppressionStore suppressions;
 
     @Inject
+    DispatchPauseStore pauses;
+
+    @Inject
+    SeriesStore series;
+
+    @Inject
+    Accounts accounts;
+
+    @Inject
     MailFactory factory;
 
     @Inject
@@ -90,6 +108,7 @@ public class QueueAdministration implements MailAdminLocal, MailAdminRemote {
     SessionContext context;
 
     @Override
+    @RolesAllowed({Roles.ADMIN, Roles.VIEWER})
     public MailPage search(MailFilter filter, int page, int size, String sort) throws InvalidFilterException {
         return MailSearch.page(em, filter == null ? new MailFilter() : filter, page, size, sort);
     }
@@ -148,14 +167,57 @@ public class QueueAdministration implements MailAdminLocal, MailAdminRemote {
     }
 
     @Override
+    @RolesAllowed({Roles.ADMIN, Roles.VIEWER})
     public List<AttemptView> attempts(long id) throws MailNotFoundException {
         return find(id).getAttempts();
     }
 
     @Override
+    @RolesAllowed({Roles.ADMIN, Roles.VIEWER})
+    public MailDetail detail(long id) throws MailNotFoundException {
+        return views.detail(id).orElseThrow(() -> new MailNotFoundException(id));
+    }
+
+    @Override
+    @RolesAllowed({Roles.ADMIN, Roles.VIEWER})
+    public Optional<AttachmentFile> attachment(long id, int index) throws MailNotFoundException {
+        return views.attachment(id, index).map(a -> new AttachmentFile(a.getFilename(), a.getContentType(), a.getContent()));
+    }
+
+    @Override
+    @RolesAllowed({Roles.ADMIN, Roles.VIEWER})
+    public List<EventRecord> events(long id) throws MailNotFoundException {
+        if (em.find(MailMessage.class, id) == null) {
+            throw new MailNotFoundException(id);
+        }
+        return events.eventsOf(id);
+    }
+
+    @Override
+    @RolesAllowed({Roles.ADMIN, Roles.VIEWER})
+    public Series series(String range, String account) throws InvalidFilterException {
+        List<FieldError> errors = new ArrayList<>();
+        Optional<SeriesStore.Range> r = range == null ? Optional.of(SeriesStore.Range.HOUR) : SeriesStore.Range.of(range);
+        if (r.isEmpty()) {
+            errors.add(new FieldError("range", "must be hour or week"));
+        }
+        if (account != null && !account.matches(MailLimits.ACCOUNT_NAME)) {
+            errors.add(new FieldError("account", "is not an SMTP account name (A-Z a-z 0-9 _ -, 1 to 64 characters)"));
+        }
+        if (!errors.isEmpty()) {
+            throw new InvalidFilterException(errors);
+        }
+        SeriesStore.Range chosen = r.get();
+        return new Series(chosen.wireName(), chosen.bucketSeconds(), account, series.read(chosen, account,
+                account != null && account.equals(accounts.defaultAccount().name()), Instant.now()));
+    }
+
+    @Override
+    @RolesAllowed({Roles.ADMIN, Roles.VIEWER})
     public QueueStatistics statistics() {
         QueueStatistics stats = StatisticsReader.read(em, Utc.now());
         stats.setPausedCampaigns(campaigns.paused());
+        pauses(stats);
         List<String> disabled = new ArrayList<>();
         long pending = 0;
         for (var endpoint : webhooks.endpoints()) {
@@ -168,6 +230,30 @@ public class QueueAdministration implements MailAdminLocal, MailAdminRemote {
         stats.setWebhookEndpointsDisabled(disabled);
         stats.setWebhookDeliveriesPending(pending);
         return stats;
+    }
+
+    /** Sets whether the queue is paused, the paused accounts, and each account's {@code paused}. */
+    private void pauses(QueueStatistics stats) {
+        Set<String> accounts = new TreeSet<>();
+        for (DispatchPauseStore.Pause pause : pauses.list()) {
+            if (DispatchPauseStore.QUEUE.equals(pause.scope())) {
+                stats.setDispatchPaused(true);
+            }
+            pause.account().ifPresent(accounts::add);
+        }
+        stats.setPausedAccounts(new ArrayList<>(accounts));
+        Set<String> listed = new HashSet<>();
+        for (QueueStatistics.Account account : stats.getAccounts()) {
+            account.setPaused(accounts.contains(account.getAccount()));
+            listed.add(account.getAccount());
+        }
+        for (String name : accounts) {
+            if (!listed.contains(name)) { // a paused account with nothing to count: listed all the same
+                QueueStatistics.Account account = new QueueStatistics.Account(name, 0, 0, 0);
+                account.setPaused(true);
+                stats.getAccounts().add(account);
+            }
+        }
     }
 
     private MailView find(long id) throws MailNotFoundException {
@@ -193,6 +279,7 @@ public class QueueAdministration implements MailAdminLocal, MailAdminRemote {
 
 
     @Override
+    @RolesAllowed({Roles.ADMIN, Roles.VIEWER})
     public List<SuppressionView> suppressions(String addressContains, int page, int size) throws InvalidFilterException {
         List<FieldError> errors = new ArrayList<>();
         if (page < 0 || page > 1_000_000) {
@@ -208,6 +295,7 @@ public class QueueAdministration implements MailAdminLocal, MailAdminRemote {
     }
 
     @Override
+    @RolesAllowed({Roles.ADMIN, Roles.VIEWER})
     public SuppressionView suppression(String address, String list) throws InvalidFilterException {
         checkSuppression(address, list, null);
         SuppressionStore.Entry entry = suppressions.suppressing(address, list);

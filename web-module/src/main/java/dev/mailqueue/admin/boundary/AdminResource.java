@@ -3,6 +3,7 @@ package dev.mailqueue.admin.boundary;
 import dev.mailqueue.api.AttemptView;
 import dev.mailqueue.api.FieldError;
 import dev.mailqueue.api.InvalidFilterException;
+import dev.mailqueue.api.MailDetail;
 import dev.mailqueue.api.MailFilter;
 import dev.mailqueue.api.MailNotFoundException;
 import dev.mailqueue.api.MailPage;
@@ -10,8 +11,17 @@ import dev.mailqueue.api.MailStateException;
 import dev.mailqueue.api.MailView;
 import dev.mailqueue.api.QueueStatistics;
 import dev.mailqueue.api.SuppressionView;
+import dev.mailqueue.http.control.Downloads;
+import dev.mailqueue.mail.boundary.Problem;
+import dev.mailqueue.queue.control.SeriesStore;
+import dev.mailqueue.webhook.control.EventJson;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.RequestScoped;
+import jakarta.json.Json;
+import jakarta.json.JsonArray;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -25,6 +35,7 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.MultivaluedMap;
+import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
@@ -36,16 +47,16 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code /api/admin}: the operator's API, role {@code mail-admin} only (web.xml and the EJB). Search
- * mails by filter with paging and sorting; requeue, cancel or delete one mail or every mail a filter
- * matches (bulk actions answer how many rows they changed); read one mail's attempt log; read the
- * queue's statistics. Errors are problem details: 400 for a bad filter, 404 for an unknown mail, 409
+ * {@code /api/admin}: the operator's API, role {@code mail-admin}; its GETs also {@code mail-viewer}
+ * (web.xml and the EJB). Search mails by filter with paging and sorting; requeue, cancel or delete one
+ * mail or every mail a filter matches (bulk actions answer how many rows they changed); read one mail in
+ * full, its attempt log and events, download its attachments; read the queue's statistics and chart data. Errors are problem details: 400 for a bad filter, 404 for an unknown mail, 409
  * for an action the mail's status forbids.
  */
 @Path("admin")
 @RequestScoped
 @Produces(MediaType.APPLICATION_JSON)
-@Tag(name = "admin", description = "Operating the queue (role mail-admin)")
+@Tag(name = "admin", description = "Operating the queue (role mail-admin; reading also mail-viewer)")
 public class AdminResource {
 
     @EJB
@@ -86,6 +97,55 @@ public class AdminResource {
             throw new InvalidFilterException(errors);
         }
         return admin.search(filter, pageNumber, pageSize, sort);
+    }
+
+    /**
+     * @return the mail as the console shows it: the full view, the From name, Reply-To, both bodies, its
+     *         list, when it was first attempted, and every recipient with its outcome
+     * @throws MailNotFoundException when there is no such mail (404)
+     */
+    @GET
+    @Path("mails/{id: [0-9]+}")
+    @Operation(summary = "One mail with its bodies", description = "As GET /api/mails/{id}, and fromName, replyTo,"
+            + " text, html, unsubscribeList, firstAttemptAt, and recipientOutcomes: every To, Cc and Bcc recipient"
+            + " with its own status (perRecipient) or the mail's (PENDING while it waits).")
+    public MailDetail detail(@PathParam("id") long id) throws MailNotFoundException {
+        return admin.detail(id);
+    }
+
+    /**
+     * @return the attachment's bytes, as a download
+     * @throws MailNotFoundException when there is no such mail (404)
+     * @throws NotFoundException     when the mail has no attachment at that index (404)
+     */
+    @GET
+    @Path("mails/{id: [0-9]+}/attachments/{index: [0-9]{1,9}}")
+    @Produces(MediaType.WILDCARD)
+    @Operation(summary = "Download one attachment", description = "By its position among the mail's attachments,"
+            + " from 0; with its stored Content-Type and Content-Disposition: attachment.")
+    public Response attachment(@PathParam("id") long id, @PathParam("index") int index) throws MailNotFoundException {
+        MailAdminLocal.AttachmentFile file = admin.attachment(id, index).orElseThrow(() -> new NotFoundException(
+                new Problem("urn:mailqueue:problem:not-found", "No such attachment", 404,
+                        "Mail " + id + " has no attachment " + index + " (they are counted from 0).", List.of())
+                        .toResponse()));
+        return Response.ok(file.content(), Downloads.contentType(file.contentType()))
+                .header("Content-Disposition", Downloads.contentDisposition(file.filename()))
+                .header("X-Content-Type-Options", "nosniff")
+                .header("Content-Length", file.content().length)
+                .build();
+    }
+
+    /**
+     * @return the mail's delivery events, oldest first, as {@code GET /api/mails/{id}/events} shows them
+     * @throws MailNotFoundException when there is no such mail (404)
+     */
+    @GET
+    @Path("mails/{id: [0-9]+}/events")
+    @Operation(summary = "A mail's delivery events, oldest first", description = "As GET /api/mails/{id}/events.")
+    public JsonArray events(@PathParam("id") long id) throws MailNotFoundException {
+        JsonArrayBuilder events = Json.createArrayBuilder();
+        admin.events(id).forEach(e -> events.add(EventJson.of(e)));
+        return events.build();
     }
 
     @GET
@@ -149,6 +209,35 @@ public class AdminResource {
             + " last 24 hours, age of the oldest queued mail (s), top failure reasons, per SMTP account.")
     public QueueStatistics statistics() {
         return admin.statistics();
+    }
+
+    /**
+     * @return chart data: {@code {"range", "bucketSeconds", "account", "buckets": [{"start", "sent", "failed",
+     *         "deferred", "queued"}]}}, oldest bucket first, the last one holding now
+     * @throws InvalidFilterException naming {@code range} or {@code account} (400)
+     */
+    @GET
+    @Path("statistics/series")
+    @Operation(summary = "Chart data per minute or hour", description = "range=hour: 60 one-minute buckets (the"
+            + " default); range=week: 168 one-hour buckets; the last holds now. Per bucket: attempts that sent, failed"
+            + " for good and were deferred, and the mails waiting at its end. account=<name> limits it to one SMTP"
+            + " account.")
+    public JsonObject series(@QueryParam("range") String range, @QueryParam("account") String account)
+            throws InvalidFilterException {
+        MailAdminLocal.Series series = admin.series(range, account);
+        JsonArrayBuilder buckets = Json.createArrayBuilder();
+        for (SeriesStore.Bucket b : series.buckets()) {
+            buckets.add(Json.createObjectBuilder().add("start", b.start().toString()).add("sent", b.sent())
+                    .add("failed", b.failed()).add("deferred", b.deferred()).add("queued", b.queued()));
+        }
+        JsonObjectBuilder answer = Json.createObjectBuilder().add("range", series.range())
+                .add("bucketSeconds", series.bucketSeconds());
+        if (series.account() == null) {
+            answer.addNull("account");
+        } else {
+            answer.add("account", series.account());
+        }
+        return answer.add("buckets", buckets).build();
     }
 
     /**
