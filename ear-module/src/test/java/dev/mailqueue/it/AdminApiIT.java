@@ -51,6 +51,12 @@ class AdminApiIT extends QueueServerIT {
         assertThat(total(search("recipient=" + domain + "&id=" + queued.get(1).getId()))).isEqualTo(1);
         assertThat(total(search("recipient=" + domain + "&bounced=true"))).isZero();
         assertThat(total(search("recipient=%25"))).as("wildcards are literal").isZero();
+        assertThat(ids(search("recipient=" + domain + "&subject=LATER%201"))).as("subject words, any case")
+                .containsExactly(queued.get(1).getId());
+        assertThat(total(search("recipient=" + domain + "&subject=1%20%20later"))).as("in any order").isEqualTo(1);
+        String account = QueueApi.find(queued.get(0).getId()).getAccount();
+        assertThat(total(search("recipient=" + domain + "&account=" + account))).isEqualTo(3);
+        assertThat(total(search("recipient=" + domain + "&account=no-such-account"))).isZero();
 
         for (String bad : List.of("sort=subject", "size=501", "status=LOST", "createdFrom=yesterday", "bounced=maybe")) {
             HttpResponse<String> refused = QueueApi.getAs(TestUser.ADMIN, QueueApi.BASE, "/api/admin/mails?" + bad);

@@ -26,6 +26,8 @@ public class MailFilter implements Serializable {
     private String createdFrom;
     private String createdTo;
     private String errorText;
+    private String subject;
+    private String account;
     private Boolean bounced;
 
     /** An empty filter: matches every mail. */
@@ -132,6 +134,27 @@ public class MailFilter implements Serializable {
     }
 
     /**
+     * @return words of the subject: only mails whose subject contains each of them (separated by white
+     *         space; in any order, without regard to case), e.g. {@code invoice 2026}
+     */
+    public String getSubject() {
+        return subject;
+    }
+
+    public void setSubject(String subject) {
+        this.subject = subject;
+    }
+
+    /** @return the name of the SMTP account the mails are routed to, exactly */
+    public String getAccount() {
+        return account;
+    }
+
+    public void setAccount(String account) {
+        this.account = account;
+    }
+
+    /**
      * @return true: only mails with an attempt the SMTP server refused permanently (a 5yz reply,
      *         RFC 5321 §4.2.1), i.e. bounced at submission, or that bounced or drew a complaint later (a
      *         report read from the bounce mailbox); false: only mails without either; null: either
@@ -148,7 +171,8 @@ public class MailFilter implements Serializable {
     public boolean isEmpty() {
         return ids.isEmpty() && statuses.isEmpty() && recipient == null && sender == null && enqueuedBy == null
                 && campaign == null && tag == null && reference == null
-                && createdFrom == null && createdTo == null && errorText == null && bounced == null;
+                && createdFrom == null && createdTo == null && errorText == null && bounced == null
+                && subject == null && account == null;
     }
 
     /** Fluent: {@code new MailFilter().withStatuses(FAILED).withErrorText("550")}. @return this */

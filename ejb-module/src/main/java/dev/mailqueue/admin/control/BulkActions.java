@@ -124,7 +124,7 @@ public class BulkActions {
         if (filter == null || filter.isEmpty()) {
             throw new InvalidFilterException(List.of(new FieldError("filter",
                     "a bulk action needs at least one criterion (ids, statuses, recipient, sender, enqueuedBy,"
-                            + " createdFrom, createdTo, errorText, bounced)")));
+                            + " campaign, tag, reference, createdFrom, createdTo, errorText, subject, account, bounced)")));
         }
     }
 }

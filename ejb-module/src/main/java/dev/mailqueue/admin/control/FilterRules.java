@@ -51,6 +51,8 @@ public final class FilterRules {
         text("tag", filter.getTag(), errors);
         text("reference", filter.getReference(), errors);
         text("errorText", filter.getErrorText(), errors);
+        text("subject", filter.getSubject(), errors);
+        text("account", filter.getAccount(), errors);
         instant("createdFrom", filter, true, errors);
         instant("createdTo", filter, false, errors);
         if (filter.getIds().size() > IDS) {

@@ -79,6 +79,17 @@ public final class MailCriteria {
         if (filter.getErrorText() != null) {
             where.add(cb.like(mail.get("lastError"), contains(filter.getErrorText()), ESCAPE));
         }
+        if (filter.getSubject() != null) {
+            Expression<String> subject = cb.lower(mail.get("subject"));
+            for (String word : filter.getSubject().toLowerCase(java.util.Locale.ROOT).split("\\s+")) {
+                if (!word.isEmpty()) {
+                    where.add(cb.like(subject, contains(word), ESCAPE));
+                }
+            }
+        }
+        if (filter.getAccount() != null) {
+            where.add(cb.equal(mail.get("smtpAccount"), filter.getAccount()));
+        }
         if (filter.getBounced() != null) {
             Subquery<Long> bounces = query.subquery(Long.class);
             Root<MailAttempt> attempt = bounces.from(MailAttempt.class);

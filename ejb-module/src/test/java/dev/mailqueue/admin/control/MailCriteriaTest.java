@@ -35,5 +35,11 @@ class MailCriteriaTest {
         MailFilter bounced = new MailFilter();
         bounced.setBounced(false);
         assertThat(bounced.isEmpty()).isFalse();
+        MailFilter subject = new MailFilter();
+        subject.setSubject("invoice");
+        assertThat(subject.isEmpty()).isFalse();
+        MailFilter account = new MailFilter();
+        account.setAccount("backup");
+        assertThat(account.isEmpty()).isFalse();
     }
 }

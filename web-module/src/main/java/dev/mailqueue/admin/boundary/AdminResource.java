@@ -70,8 +70,9 @@ public class AdminResource {
     @GET
     @Path("mails")
     @Operation(summary = "Search mails", description = "Filter parameters: id, status (repeatable or comma separated),"
-            + " recipient, sender, enqueuedBy (exact), createdFrom, createdTo (ISO-8601), errorText, bounced"
-            + " (true: an attempt got a 5yz reply). Mails come without their attempt logs.")
+            + " recipient, sender, enqueuedBy (exact), campaign, tag, reference (exact), createdFrom, createdTo"
+            + " (ISO-8601), errorText, subject (each word, any case), account (exact), bounced (true: an attempt"
+            + " got a 5yz reply). Mails come without their attempt logs.")
     public MailPage search(@Context UriInfo uri,
                            @QueryParam("page") @Parameter(description = "from 0; default 0", schema = @Schema(
                                    type = SchemaType.INTEGER, minimum = "0")) String page,
@@ -182,7 +183,7 @@ public class AdminResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Requeue every FAILED, EXPIRED, HELD or CANCELLED mail the filter matches",
             description = "Body: a filter (ids, statuses, recipient, sender, enqueuedBy, createdFrom, createdTo,"
-                    + " errorText, bounced) with at least one criterion. Answers the rows changed.")
+                    + " errorText, subject, account, bounced) with at least one criterion. Answers the rows changed.")
     public Changed requeueAll(MailFilter filter) throws InvalidFilterException {
         return new Changed(admin.requeue(filter));
     }

@@ -55,6 +55,8 @@ final class FilterParameters {
         filter.setTag(text(query, "tag"));
         filter.setReference(text(query, "reference"));
         filter.setErrorText(text(query, "errorText"));
+        filter.setSubject(text(query, "subject"));
+        filter.setAccount(text(query, "account"));
         filter.setCreatedFrom(instant(query, "createdFrom", errors));
         filter.setCreatedTo(instant(query, "createdTo", errors));
         String bounced = text(query, "bounced");

@@ -24,7 +24,7 @@ public final class MailFilterJson {
 
     /** The members of a filter. */
     static final Set<String> FILTER_FIELDS = Set.of("ids", "statuses", "recipient", "sender", "enqueuedBy", "campaign", "tag", "reference",
-            "createdFrom", "createdTo", "errorText", "bounced");
+            "createdFrom", "createdTo", "errorText", "bounced", "subject", "account");
 
     private MailFilterJson() {
     }
@@ -66,6 +66,8 @@ public final class MailFilterJson {
         filter.setTag(in.string("tag"));
         filter.setReference(in.string("reference"));
         filter.setErrorText(in.string("errorText"));
+        filter.setSubject(in.string("subject"));
+        filter.setAccount(in.string("account"));
         filter.setCreatedFrom(in.instant("createdFrom"));
         filter.setCreatedTo(in.instant("createdTo"));
         filter.setBounced(in.bool("bounced"));
