@@ -3,12 +3,16 @@ package dev.mailqueue.it;
 import dev.mailqueue.api.EnqueueReceipt;
 import dev.mailqueue.api.MailRequest;
 import dev.mailqueue.api.MailStatus;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.OutputType;
 import org.openqa.selenium.PageLoadStrategy;
 import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.UsernameAndPassword;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
@@ -23,11 +27,14 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 
 import java.io.File;
 import java.io.IOException;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -37,40 +44,47 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * The dashboard (/admin/) in a real browser: Debian's headless Chromium driven by Selenium through
- * chromedriver. The operator logs in (HTTP Basic), sees queue depth, throughput and the newest mails,
- * clicks Requeue on a cancelled mail and Cancel on a queued one, and sees their status change. Runs
- * when the build found {@code /usr/bin/chromedriver} (profile {@code browser-tests}), else it is skipped.
+ * The operator's console (/admin/) in a real browser: Debian's headless Chromium driven by Selenium through
+ * chromedriver, one browser for the class, logged in once as admin (HTTP Basic, answered over WebDriver BiDi).
+ * The operator finds a failed mail by its recipient, reads its attempt log, requeues it and sees it sent;
+ * the search lives in the URL (back and reload restore it); a paused account holds its mail until resumed;
+ * a mail's HTML runs no script; the suppression list takes and gives back an address. Each page is saved as
+ * a PNG under {@code target/screenshots/}. Runs when the build found {@code /usr/bin/chromedriver} (profile
+ * {@code browser-tests}), else it is skipped.
  */
 class DashboardIT extends QueueServerIT {
 
     private static final String DRIVER = System.getProperty("it.chromedriver", "");
     private static final String BROWSER = System.getProperty("it.chromium", "/usr/bin/chromium");
+    private static final Path SCREENSHOTS = Path.of("target", "screenshots");
+    private static final String CONSOLE = QueueApi.BASE + "/admin/";
 
-    private WebDriver browser;
-    private Network network;
-    private final CountDownLatch loggedIn = new CountDownLatch(1);
-    private Path profile;
+    private static WebDriver browser;
+    private static Network network;
+    private static Path profile;
+    private static WebDriverWait wait;
 
-    @BeforeEach
-    void openBrowser() throws IOException {
+    @BeforeAll
+    static void openBrowser() throws IOException, InterruptedException {
         assumeTrue(!DRIVER.isBlank() && new File(DRIVER).canExecute(),
                 "no chromedriver: install Debian's chromium and chromium-driver to run the browser test");
         profile = Files.createTempDirectory("mailqueue-chromium");
         ChromeOptions options = new ChromeOptions().setBinary(BROWSER)
                 .addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                        "--disable-dev-shm-usage", "--user-data-dir=" + profile);
+                        "--disable-dev-shm-usage", "--hide-scrollbars", "--window-size=1280,800",
+                        "--user-data-dir=" + profile);
         ChromeDriverService service = new ChromeDriverService.Builder()
                 .usingDriverExecutable(new File(DRIVER)).usingAnyFreePort().build();
         options.setCapability("webSocketUrl", true); // WebDriver BiDi, for the login below
         // get() returns at once: while a classic navigation waits, chromedriver does not process the BiDi
-        // command that answers the navigation's own authentication challenge. The test waits for the
+        // command that answers the navigation's own authentication challenge. The tests wait for the
         // page itself (body[data-loaded]).
         options.setPageLoadStrategy(PageLoadStrategy.NONE);
         browser = new ChromeDriver(service, options);
         // The operator types admin's name and password when the browser asks (HTTP Basic): BiDi answers
         // the browser's authentication challenges, for the page and for its API calls alike.
+        CountDownLatch loggedIn = new CountDownLatch(1);
         network = new Network(browser);
         network.addIntercept(new AddInterceptParameters(InterceptPhase.AUTH_REQUIRED));
         // Answered off the event thread: a BiDi command sent from an event handler waits for its reply on
@@ -80,10 +94,19 @@ class DashboardIT extends QueueServerIT {
                     new UsernameAndPassword(TestUser.ADMIN.name(), TestUser.ADMIN.password()));
             loggedIn.countDown();
         }));
+        browser.get(CONSOLE);
+        // No classic command until the login is answered: chromedriver would hold it, and the answer
+        // behind it, until the navigation ends.
+        assertThat(loggedIn.await(30, TimeUnit.SECONDS)).as("the browser asked for a login").isTrue();
+        // Pages are redrawn every few seconds, so an element found a moment ago may be gone: look again.
+        wait = (WebDriverWait) new WebDriverWait(browser, Duration.ofSeconds(30))
+                .ignoring(StaleElementReferenceException.class);
+        browser.manage().window().setSize(new Dimension(1280, 800));
+        Files.createDirectories(SCREENSHOTS);
     }
 
-    @AfterEach
-    void closeBrowser() throws IOException {
+    @AfterAll
+    static void closeBrowser() throws IOException {
         if (network != null) {
             network.close();
         }
@@ -98,53 +121,182 @@ class DashboardIT extends QueueServerIT {
     }
 
     @Test
-    void anOperatorSeesTheNumbersAndRequeuesAndCancelsMailsWithAClick() throws InterruptedException {
-        Instant later = Instant.now().plusSeconds(3600);
-        EnqueueReceipt withdrawn = QueueApi.enqueue(new MailRequest().from("alice@sender.example")
-                .to("dash-withdrawn@to.example").subject("cancelled by mistake").text("x").notBefore(later));
-        assertThat(QueueApi.send("DELETE", "/api/mails/" + withdrawn.getId()).statusCode()).isEqualTo(200);
-        EnqueueReceipt waiting = QueueApi.enqueue(new MailRequest().from("alice@sender.example")
-                .to("dash-waiting@to.example").subject("<b>not</b> to be sent").text("x").notBefore(later));
+    void anOperatorFindsAFailedMailReadsItsAttemptsAndRequeuesItUntilItIsSent() throws IOException {
+        String recipient = "dash-" + UUID.randomUUID().toString().substring(0, 8) + "@to.example";
+        EnqueueReceipt doomed = QueueApi.enqueue(new MailRequest().from("alice@sender.example").to(recipient)
+                .subject("<b>not</b> markup").text("x").notBefore(Instant.now().plusSeconds(3600)));
+        // FAILED after one attempt that got "550 refused by the probe" (the test probe writes it, so the
+        // mail's next attempt, to GreenMail, is accepted: a deterministic failure, then a delivery)
+        assertThat(QueueApi.postForm("/probe/db?op=fail&code=550&id=" + doomed.getId()).body().strip()).isEqualTo("1");
 
-        browser.get(QueueApi.BASE + "/admin/");
-        // No classic command until the login is answered: chromedriver would hold it, and the answer
-        // behind it, until the navigation ends.
-        assertThat(loggedIn.await(30, TimeUnit.SECONDS)).as("the browser asked for a login").isTrue();
-        // The tables are rebuilt every 5 s, so an element found a moment ago may be gone: look again.
-        WebDriverWait wait = (WebDriverWait) new WebDriverWait(browser, Duration.ofSeconds(30))
-                .ignoring(StaleElementReferenceException.class);
-        wait.until(ExpectedConditions.attributeToBe(By.tagName("body"), "data-loaded", "true"));
+        show("#/");
+        wait.until(d -> !d.findElements(By.cssSelector("#charts svg")).isEmpty());
+        assertThat(Long.parseLong(text("#count-FAILED"))).isGreaterThanOrEqualTo(1);
+        screenshot("overview");
 
-        assertThat(Long.parseLong(browser.findElement(By.id("count-QUEUED")).getText())).isGreaterThanOrEqualTo(1);
-        assertThat(Long.parseLong(browser.findElement(By.id("count-CANCELLED")).getText())).isGreaterThanOrEqualTo(1);
-        assertThat(browser.findElements(By.cssSelector("#throughput tbody tr"))).hasSize(24);
-        WebElement waitingRow = browser.findElement(By.id("mail-" + waiting.getId()));
-        assertThat(waitingRow.getText()).as("mail text is shown as text").contains("<b>not</b> to be sent");
+        show("#/mails");
+        WebElement field = browser.findElement(By.cssSelector("#search-form input[name=recipient]"));
+        field.sendKeys(recipient);
+        browser.findElement(By.cssSelector("#search-form input[name=status][value=FAILED]")).click();
+        browser.findElement(By.id("search-button")).click();
+        wait.until(ExpectedConditions.urlContains("recipient=" + recipient.replace("@", "%40")));
+        WebElement result = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("result-" + doomed.getId())));
+        assertThat(result.getText()).as("mail text is shown as text").contains("<b>not</b> markup").contains("FAILED");
+        assertThat(text("#search-summary")).isEqualTo("Mails 1 to 1 of 1.");
+        screenshot("search");
 
-        click(wait, withdrawn.getId(), "button.requeue");
-        wait.until(d -> !status(withdrawn.getId()).equals("CANCELLED"));
-        assertThat(QueueApi.awaitStatus(withdrawn.getId(), MailStatus.SENT, Duration.ofSeconds(30)).getAttemptsRemaining())
-                .isZero();
-        wait.until(d -> status(withdrawn.getId()).equals("SENT"));
+        result.findElement(By.cssSelector("a.mail-link")).click();
+        wait.until(ExpectedConditions.urlToBe(CONSOLE + "#/mails/" + doomed.getId()));
+        wait.until(d -> text("#mail-attempts tbody").contains("550 refused by the probe"));
+        assertThat(text("#mail-status")).isEqualTo("FAILED");
+        screenshot("detail");
 
-        click(wait, waiting.getId(), "button.cancel");
-        wait.until(d -> status(waiting.getId()).equals("CANCELLED"));
-        assertThat(QueueApi.find(waiting.getId()).getStatus()).isEqualTo(MailStatus.CANCELLED);
-        assertThat(row(waiting.getId()).findElements(By.cssSelector("button.requeue"))).hasSize(1);
+        browser.findElement(By.cssSelector("#mail-actions button.requeue")).click();
+        // the page reads the mail again every 2 s while it is QUEUED or SENDING
+        wait.until(d -> text("#mail-status").equals("SENT"));
+        assertThat(QueueApi.find(doomed.getId()).getStatus()).isEqualTo(MailStatus.SENT);
+        assertThat(text("#mail-attempts tbody")).contains("550 refused by the probe").contains("SENT");
+        assertThat(text("#notice")).contains("queued again");
+
+        // the search is in the URL: back to it, and a reload, show the same search and its result
+        browser.navigate().back();
+        wait.until(ExpectedConditions.urlContains("#/mails?"));
+        waitLoaded("mails");
+        assertThat(browser.findElement(By.cssSelector("#search-form input[name=recipient]")).getAttribute("value"))
+                .isEqualTo(recipient);
+        ((JavascriptExecutor) browser).executeScript("document.body.dataset.before = 'reload'");
+        browser.navigate().refresh();
+        wait.until(d -> d.findElement(By.tagName("body")).getAttribute("data-before") == null);
+        waitLoaded("mails");
+        assertThat(browser.findElement(By.cssSelector("#search-form input[name=recipient]")).getAttribute("value"))
+                .isEqualTo(recipient);
+        assertThat(browser.findElement(By.cssSelector("#search-form input[name=status][value=FAILED]")).isSelected())
+                .isTrue();
+        assertThat(text("#search-summary")).as("it is SENT now").isEqualTo("No mail matches.");
     }
 
-    private void click(WebDriverWait wait, long id, String button) {
+    @Test
+    void aPausedAccountHoldsItsMailUntilTheOperatorResumesIt() throws IOException {
+        assumeTrue(QueueApi.getAs(TestUser.ADMIN, QueueApi.BASE, "/api/admin/dispatch").statusCode() == 200,
+                "the server has no /api/admin/dispatch yet");
+        try {
+            show("#/dispatch");
+            wait.until(ExpectedConditions.elementToBeClickable(By.id("account-mailqueue"))).click();
+            wait.until(d -> text("#paused-banner").contains("Paused accounts: mailqueue"));
+            EnqueueReceipt held = QueueApi.enqueue(new MailRequest().from("alice@sender.example")
+                    .to("dash-paused@to.example").subject("waits for the resume").text("x").account("mailqueue"));
+            screenshot("pause");
+
+            show("#/mails/" + held.getId());
+            sleep(Duration.ofSeconds(3)); // six dispatch intervals of the test server
+            assertThat(text("#mail-status")).isEqualTo("QUEUED");
+            assertThat(text("#mail-attempts tbody")).isEqualTo("no attempt yet");
+            assertThat(text("#paused-banner")).contains("mailqueue");
+
+            browser.findElement(By.cssSelector("#paused-banner a")).click();
+            waitLoaded("dispatch");
+            wait.until(ExpectedConditions.elementToBeClickable(By.id("account-mailqueue"))).click();
+            wait.until(d -> !text("#paused-banner").contains("mailqueue"));
+            assertThat(QueueApi.awaitStatus(held.getId(), MailStatus.SENT, Duration.ofSeconds(20)).getStatus())
+                    .isEqualTo(MailStatus.SENT);
+            browser.navigate().back();
+            wait.until(d -> text("#mail-status").equals("SENT"));
+        } finally {
+            QueueApi.sendAs(TestUser.ADMIN, "POST", "/api/admin/accounts/mailqueue/resume");
+        }
+    }
+
+    @Test
+    void aMailsHtmlIsShownWithoutRunningItsScripts() throws IOException {
+        EnqueueReceipt hostile = QueueApi.enqueue(new MailRequest().from("alice@sender.example")
+                .to("dash-script@to.example").subject("script inside").text("the text body")
+                .html("<p id=\"shown\">shown as HTML</p>"
+                        + "<script>document.body.dataset.ran = 'yes'; parent.document.title = 'taken over';</script>"
+                        + "<img src=\"x\" onerror=\"parent.document.body.dataset.ran = 'img'\">")
+                .notBefore(Instant.now().plusSeconds(3600)));
+        show("#/mails/" + hostile.getId());
+        assertThat(text("#mail-text")).isEqualTo("the text body");
+        String srcdoc = browser.findElement(By.id("mail-html")).getAttribute("srcdoc");
+        assumeTrue(srcdoc != null && !srcdoc.isEmpty(), "the server has no /api/admin/mails/{id} with the HTML body yet");
+        assertThat(browser.findElement(By.id("mail-html")).getAttribute("sandbox")).isEmpty();
+        browser.switchTo().frame(browser.findElement(By.id("mail-html")));
+        try {
+            assertThat(wait.until(d -> d.findElement(By.id("shown"))).getText()).isEqualTo("shown as HTML");
+            sleep(Duration.ofMillis(500));
+            assertThat(browser.findElement(By.tagName("body")).getAttribute("data-ran")).isNull();
+        } finally {
+            browser.switchTo().defaultContent();
+        }
+        assertThat(browser.findElement(By.tagName("body")).getAttribute("data-ran")).isNull();
+        assertThat(browser.getTitle()).isEqualTo("mailqueue console");
+    }
+
+    @Test
+    void theSuppressionListTakesAnAddressAndGivesItBack() throws IOException {
+        String address = "dash-" + UUID.randomUUID().toString().substring(0, 8) + "@suppressed.example";
+        show("#/suppressions");
+        WebElement add = browser.findElement(By.id("suppression-add"));
+        add.findElement(By.name("address")).sendKeys(address);
+        add.findElement(By.name("note")).sendKeys("asked by phone");
+        add.findElement(By.cssSelector("button[type=submit]")).click();
+        wait.until(d -> text("#notice").equals(address + " is suppressed."));
+        assertThat(QueueApi.getAs(TestUser.ADMIN, QueueApi.BASE, "/api/admin/suppressions/" + address).statusCode())
+                .isEqualTo(200);
+        WebElement search = browser.findElement(By.id("suppression-address"));
+        search.sendKeys(address);
+        browser.findElement(By.cssSelector("#suppression-search button[type=submit]")).click();
+        wait.until(ExpectedConditions.urlContains("address="));
+        wait.until(d -> text("#suppressions tbody").contains(address) && text("#suppressions tbody").contains("asked by phone"));
+        screenshot("suppressions");
+
+        browser.findElement(By.cssSelector("#suppressions button.remove")).click();
+        wait.until(d -> text("#suppressions tbody").equals("no entry"));
+        HttpResponse<String> gone = QueueApi.getAs(TestUser.ADMIN, QueueApi.BASE, "/api/admin/suppressions/" + address);
+        assertThat(gone.statusCode()).isEqualTo(404);
+
+        // and at phone width, the overview
+        browser.manage().window().setSize(new Dimension(375, 800));
+        try {
+            show("#/");
+            wait.until(d -> !d.findElements(By.cssSelector("#charts svg")).isEmpty());
+            screenshot("overview-phone");
+        } finally {
+            browser.manage().window().setSize(new Dimension(1280, 800));
+        }
+    }
+
+    /** Goes to a view of the console and waits until it has read what it shows. */
+    private static void show(String fragment) {
+        browser.get(CONSOLE + fragment);
+        String page = fragment.equals("#/") ? "overview" : fragment.matches("#/mails/\\d+") ? "mail"
+                : fragment.substring(2).replaceAll("[?].*", "");
+        waitLoaded(page);
+        if (page.equals("mail")) {
+            wait.until(d -> text("#mail-title").startsWith("Mail " + fragment.substring("#/mails/".length()) + ":"));
+        }
+    }
+
+    private static void waitLoaded(String page) {
         wait.until(d -> {
-            row(id).findElement(By.cssSelector(button)).click();
-            return true;
+            WebElement body = d.findElement(By.tagName("body"));
+            return page.equals(body.getAttribute("data-page")) && "true".equals(body.getAttribute("data-loaded"));
         });
     }
 
-    private WebElement row(long id) {
-        return browser.findElement(By.id("mail-" + id));
+    private static String text(String css) {
+        return browser.findElement(By.cssSelector(css)).getText();
     }
 
-    private String status(long id) {
-        return row(id).findElement(By.cssSelector("td.status")).getText();
+    private static void screenshot(String name) throws IOException {
+        File shot = ((TakesScreenshot) browser).getScreenshotAs(OutputType.FILE);
+        Files.copy(shot.toPath(), SCREENSHOTS.resolve(name + ".png"), StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    private static void sleep(Duration duration) {
+        try {
+            Thread.sleep(duration.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }
