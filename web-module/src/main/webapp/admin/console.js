@@ -59,12 +59,12 @@ async function api(path, method, body) {
     return answer;
 }
 
-/** The answer, or null when the server has no such endpoint (404) yet. */
+/** The answer, or null when the server has no such endpoint yet (404, or 405 where the path has other methods). */
 async function optional(path) {
     try {
         return await api(path);
     } catch (e) {
-        if (e.status === 404) {
+        if (e.status === 404 || e.status === 405) {
             return null;
         }
         throw e;
@@ -237,11 +237,12 @@ async function showOverview() {
         const [stats, newest] = await Promise.all([api('admin/statistics'), api('admin/mails?size=25&sort=id,desc')]);
         statistics = stats;
         document.getElementById('generated-at').textContent = time(stats.generatedAt);
-        fill('#depth', Object.entries(stats.countsByStatus).map(([status, count]) => {
-            const link = el('a', {href: '#/mails?status=' + status}, String(count));
-            return row(statusCell(status), el('td', {class: 'number', id: 'count-' + status}, link));
-        }));
-        document.getElementById('oldest-queued').textContent = age(stats.oldestQueuedSeconds);
+        document.getElementById('depth').replaceChildren(
+            ...Object.entries(stats.countsByStatus).map(([status, count]) => el('li', {class: 'tile status-' + status},
+                el('span', {class: 'label'}, status),
+                el('a', {href: '#/mails?status=' + status, id: 'count-' + status, class: 'count'}, String(count)))),
+            el('li', {class: 'tile'}, el('span', {class: 'label'}, 'oldest queued'),
+                el('span', {class: 'count', id: 'oldest-queued'}, age(stats.oldestQueuedSeconds))));
         document.getElementById('paused-campaigns').textContent = stats.pausedCampaigns && stats.pausedCampaigns.length
             ? 'Paused campaigns: ' + stats.pausedCampaigns.join(', ') : 'No campaign is paused.';
         fill('#reasons', stats.topFailureReasons.map(r => row(el('td', {class: 'number'}, r.count),

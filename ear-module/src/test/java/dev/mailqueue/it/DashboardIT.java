@@ -4,8 +4,10 @@ import dev.mailqueue.api.EnqueueReceipt;
 import dev.mailqueue.api.MailRequest;
 import dev.mailqueue.api.MailStatus;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
@@ -102,7 +104,7 @@ class DashboardIT extends QueueServerIT {
         wait = (WebDriverWait) new WebDriverWait(browser, Duration.ofSeconds(30))
                 .ignoring(StaleElementReferenceException.class);
         browser.manage().window().setSize(new Dimension(1280, 800));
-        Files.createDirectories(SCREENSHOTS);
+        Files.createDirectories(SCREENSHOTS.resolve("last"));
     }
 
     @AfterAll
@@ -117,6 +119,14 @@ class DashboardIT extends QueueServerIT {
             try (Stream<Path> files = Files.walk(profile)) {
                 files.sorted(Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
             }
+        }
+    }
+
+    /** What the browser showed at the end of each test, to see why one failed. */
+    @AfterEach
+    void keepTheLastView(TestInfo test) throws IOException {
+        if (browser != null) {
+            screenshot("last/" + test.getTestMethod().map(m -> m.getName()).orElse("test"));
         }
     }
 
