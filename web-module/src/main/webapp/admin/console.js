@@ -339,7 +339,7 @@ function chart(title, buckets, series, kind) {
     image.append(svg('title', {id: id + '-t'}, title),
         svg('desc', {id: id + '-d'}, `From ${time(buckets[0].start)} to ${time(buckets[buckets.length - 1].start)} UTC,`
             + ` ${buckets.length} buckets; in all: ${sums}; the highest bucket ${most}.`));
-    for (const fraction of [0, 0.5, 1]) {
+    for (const fraction of ceiling % 2 === 0 ? [0, 0.5, 1] : [0, 1]) {
         const y = top + plotHeight * (1 - fraction);
         image.append(svg('line', {x1: left, x2: width - 8, y1: y, y2: y, class: 'grid'}),
             svg('text', {x: left - 4, y: y + 4, 'text-anchor': 'end', class: 'axis'}, String(Math.round(ceiling * fraction))));
