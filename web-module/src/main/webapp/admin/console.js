@@ -208,11 +208,12 @@ function render() {
     })[page]();
 }
 
-/** A new history entry for the view, then the view. */
+/** A new history entry for the view (unless it is the current one), then the view, read afresh. */
 function go(hash) {
     if (location.hash !== hash) {
         history.pushState(null, '', hash);
     }
+    shown = null;
     render();
 }
 
@@ -412,7 +413,7 @@ function searchQuery(params) {
 /** The search as the bulk actions' JSON filter; null when it has no criterion. */
 function bulkFilter(params) {
     const filter = {};
-    const statuses = params.getAll('status').filter(Boolean);
+    const statuses = params.getAll('status').flatMap(s => s.split(',')).filter(Boolean);
     if (statuses.length) {
         filter.statuses = statuses;
     }
@@ -519,8 +520,7 @@ async function doBulk(button) {
     });
     if (found) {
         const message = document.getElementById('notice').textContent;
-        shown = null;
-        render();
+        await showSearch(found.params);
         say(message);
     }
 }

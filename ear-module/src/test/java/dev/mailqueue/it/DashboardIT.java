@@ -36,6 +36,7 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
+import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -143,6 +144,7 @@ class DashboardIT extends QueueServerIT {
         wait.until(d -> !d.findElements(By.cssSelector("#charts svg")).isEmpty());
         assertThat(Long.parseLong(text("#count-FAILED"))).isGreaterThanOrEqualTo(1);
         screenshot("overview");
+        screenshotWhole("overview-whole");
 
         show("#/mails");
         WebElement field = browser.findElement(By.cssSelector("#search-form input[name=recipient]"));
@@ -160,6 +162,7 @@ class DashboardIT extends QueueServerIT {
         wait.until(d -> text("#mail-attempts tbody").contains("550 refused by the probe"));
         assertThat(text("#mail-status")).isEqualTo("FAILED");
         screenshot("detail");
+        screenshotWhole("detail-whole");
 
         browser.findElement(By.cssSelector("#mail-actions button.requeue")).click();
         // the page reads the mail again every 2 s while it is QUEUED or SENDING
@@ -183,6 +186,22 @@ class DashboardIT extends QueueServerIT {
         assertThat(browser.findElement(By.cssSelector("#search-form input[name=status][value=FAILED]")).isSelected())
                 .isTrue();
         assertThat(text("#search-summary")).as("it is SENT now").isEqualTo("No mail matches.");
+    }
+
+    @Test
+    void aBulkActionShowsHowManyMailsItConcernsAsksAndSaysHowManyChanged() {
+        String domain = "dash-" + UUID.randomUUID().toString().substring(0, 8) + ".example";
+        List<EnqueueReceipt> later = Stream.of("one", "two").map(name -> QueueApi.enqueue(new MailRequest()
+                .from("alice@sender.example").to(name + "@" + domain).subject("bulk " + name).text("x")
+                .notBefore(Instant.now().plusSeconds(3600)))).toList();
+        show("#/mails?recipient=%40" + domain);
+        assertThat(text("#search-summary")).isEqualTo("Mails 1 to 2 of 2.");
+        browser.findElement(By.cssSelector("button[data-bulk=cancel]")).click();
+        assertThat(text("#bulk-question")).startsWith("Cancel the 2 mails this search finds");
+        browser.findElement(By.id("bulk-yes")).click();
+        wait.until(d -> text("#notice").equals("Cancel: 2 mails changed."));
+        later.forEach(r -> assertThat(QueueApi.find(r.getId()).getStatus()).isEqualTo(MailStatus.CANCELLED));
+        wait.until(d -> text("#results tbody").contains("CANCELLED") && !text("#results tbody").contains("QUEUED"));
     }
 
     @Test
@@ -300,6 +319,19 @@ class DashboardIT extends QueueServerIT {
     private static void screenshot(String name) throws IOException {
         File shot = ((TakesScreenshot) browser).getScreenshotAs(OutputType.FILE);
         Files.copy(shot.toPath(), SCREENSHOTS.resolve(name + ".png"), StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    /** The whole page, not only the window: the window made as tall as the page for a moment. */
+    private static void screenshotWhole(String name) throws IOException {
+        Dimension size = browser.manage().window().getSize();
+        long height = ((Number) ((JavascriptExecutor) browser).executeScript(
+                "return document.documentElement.scrollHeight")).longValue();
+        browser.manage().window().setSize(new Dimension(size.getWidth(), (int) Math.min(4000, height + 150)));
+        try {
+            screenshot(name);
+        } finally {
+            browser.manage().window().setSize(size);
+        }
     }
 
     private static void sleep(Duration duration) {
