@@ -175,6 +175,33 @@ class AdminApiIT extends QueueServerIT {
         assertThat(stats).containsKeys("topFailureReasons", "hours", "generatedAt");
     }
 
+    @Test
+    @SuppressWarnings("unchecked")
+    void aPausedAccountsMailWaitsQueuedUntilResumedThenArrives() {
+        String account = "mailqueue"; // the default: mail that names no account goes through it
+        assertThat(QueueApi.sendAs(TestUser.ADMIN, "POST", "/api/admin/accounts/no.such/pause").body())
+                .contains("\"field\":\"name\"");
+        EnqueueReceipt mail;
+        try {
+            HttpResponse<String> paused = QueueApi.sendAs(TestUser.ADMIN, "POST", "/api/admin/accounts/" + account + "/pause");
+            assertThat(paused.statusCode()).as(paused.body()).isEqualTo(200);
+            assertThat((List<Map<String, Object>>) QueueApi.jsonObject(paused.body()).get("accounts")).anySatisfy(a ->
+                    assertThat(a).containsEntry("name", account).containsEntry("paused", true).containsEntry("pausedBy", "admin"));
+            mail = QueueApi.enqueue(new MailRequest().from("alice@sender.example").to("r@" + marker())
+                    .subject("paused").text("x"));
+            await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5)) // six dispatch intervals
+                    .until(() -> QueueApi.find(mail.getId()).getStatus() == MailStatus.QUEUED);
+            MailView waiting = QueueApi.find(mail.getId());
+            assertThat(waiting.getAttempts()).isEmpty();
+            assertThat(waiting.getAttemptsRemaining()).as("no attempt spent").isEqualTo(3);
+        } finally {
+            HttpResponse<String> resumed = QueueApi.sendAs(TestUser.ADMIN, "POST", "/api/admin/accounts/" + account + "/resume");
+            assertThat(resumed.statusCode()).as(resumed.body()).isEqualTo(200);
+        }
+        QueueApi.awaitStatus(mail.getId(), MailStatus.SENT, Duration.ofSeconds(30));
+        await().atMost(Duration.ofSeconds(10)).until(() -> SMTP.countWithMessageId(mail.getMessageId()) == 1);
+    }
+
     /** Leaves a QUEUED mail FAILED after one attempt the SMTP server answered with {@code code}. */
     private static void failAs(EnqueueReceipt mail, int code) {
         HttpResponse<String> failed = QueueApi.postForm("/probe/db?op=fail&id=" + mail.getId() + "&code=" + code);

@@ -29,6 +29,8 @@ public class QueueStatistics implements Serializable {
     private ArrayList<String> pausedCampaigns = new ArrayList<>();
     private ArrayList<String> webhookEndpointsDisabled = new ArrayList<>();
     private long webhookDeliveriesPending;
+    private boolean dispatchPaused;
+    private ArrayList<String> pausedAccounts = new ArrayList<>();
 
     /** For JSON-B. */
     public QueueStatistics() {
@@ -160,6 +162,24 @@ public class QueueStatistics implements Serializable {
         this.webhookDeliveriesPending = webhookDeliveriesPending;
     }
 
+    /** @return true while dispatch of the whole queue is paused (no server claims any mail) */
+    public boolean isDispatchPaused() {
+        return dispatchPaused;
+    }
+
+    public void setDispatchPaused(boolean dispatchPaused) {
+        this.dispatchPaused = dispatchPaused;
+    }
+
+    /** @return the SMTP accounts whose dispatch is paused, by name */
+    public List<String> getPausedAccounts() {
+        return pausedAccounts;
+    }
+
+    public void setPausedAccounts(List<String> pausedAccounts) {
+        this.pausedAccounts = pausedAccounts == null ? new ArrayList<>() : new ArrayList<>(pausedAccounts);
+    }
+
     /** One hour of throughput: mails sent (SMTP 250) and mails that ended FAILED in it. */
     public static class Hour implements Serializable {
 
@@ -256,6 +276,7 @@ public class QueueStatistics implements Serializable {
         private long queued;
         private long sentLast24h;
         private long failedLast24h;
+        private boolean paused;
 
         /** For JSON-B. */
         public Account() {
@@ -304,6 +325,15 @@ public class QueueStatistics implements Serializable {
 
         public void setFailedLast24h(long failedLast24h) {
             this.failedLast24h = failedLast24h;
+        }
+
+        /** @return true while this account's dispatch is paused (its mail waits QUEUED) */
+        public boolean isPaused() {
+            return paused;
+        }
+
+        public void setPaused(boolean paused) {
+            this.paused = paused;
         }
     }
 }

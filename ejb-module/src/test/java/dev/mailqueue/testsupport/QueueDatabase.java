@@ -269,7 +269,10 @@ public final class QueueDatabase implements AutoCloseable, BeforeAllCallback, Af
         }
     }
 
-    /** Deletes every mail (and with it attempts, recipients and parts), the rate state, reports and suppressions. */
+    /**
+     * Deletes every mail (and with it attempts, recipients and parts), the rate state, reports, suppressions
+     * and pauses.
+     */
     public void clean() {
         try (Connection c = connect(); Statement s = c.createStatement()) {
             s.executeUpdate("DELETE FROM MAIL_ATTEMPT");
@@ -281,6 +284,8 @@ public final class QueueDatabase implements AutoCloseable, BeforeAllCallback, Af
             s.executeUpdate("DELETE FROM SMTP_ACCOUNT_RATE");
             s.executeUpdate("DELETE FROM BOUNCE_REPORT");
             s.executeUpdate("DELETE FROM SUPPRESSION");
+            s.executeUpdate("DELETE FROM DISPATCH_PAUSE");
+            s.executeUpdate("DELETE FROM CAMPAIGN_PAUSE");
         } catch (SQLException e) {
             throw new IllegalStateException(e);
         }

@@ -23,6 +23,7 @@ import dev.mailqueue.mail.control.MailFactory;
 import dev.mailqueue.mail.control.MailViews;
 import dev.mailqueue.mail.entity.MailMessage;
 import dev.mailqueue.mail.entity.Utc;
+import dev.mailqueue.queue.control.DispatchPauseStore;
 import dev.mailqueue.queue.control.OperatorStore;
 import dev.mailqueue.queue.control.SuppressionStore;
 import jakarta.annotation.Resource;
@@ -38,7 +39,10 @@ import jakarta.persistence.PersistenceContext;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.logging.Logger;
 
 /**
@@ -79,6 +83,9 @@ public class QueueAdministration implements MailAdminLocal, MailAdminRemote {
 
     @Inject
     SuppressionStore suppressions;
+
+    @Inject
+    DispatchPauseStore pauses;
 
     @Inject
     MailFactory factory;
@@ -156,6 +163,7 @@ public class QueueAdministration implements MailAdminLocal, MailAdminRemote {
     public QueueStatistics statistics() {
         QueueStatistics stats = StatisticsReader.read(em, Utc.now());
         stats.setPausedCampaigns(campaigns.paused());
+        pauses(stats);
         List<String> disabled = new ArrayList<>();
         long pending = 0;
         for (var endpoint : webhooks.endpoints()) {
@@ -168,6 +176,30 @@ public class QueueAdministration implements MailAdminLocal, MailAdminRemote {
         stats.setWebhookEndpointsDisabled(disabled);
         stats.setWebhookDeliveriesPending(pending);
         return stats;
+    }
+
+    /** Sets whether the queue is paused, the paused accounts, and each account's {@code paused}. */
+    private void pauses(QueueStatistics stats) {
+        Set<String> accounts = new TreeSet<>();
+        for (DispatchPauseStore.Pause pause : pauses.list()) {
+            if (DispatchPauseStore.QUEUE.equals(pause.scope())) {
+                stats.setDispatchPaused(true);
+            }
+            pause.account().ifPresent(accounts::add);
+        }
+        stats.setPausedAccounts(new ArrayList<>(accounts));
+        Set<String> listed = new HashSet<>();
+        for (QueueStatistics.Account account : stats.getAccounts()) {
+            account.setPaused(accounts.contains(account.getAccount()));
+            listed.add(account.getAccount());
+        }
+        for (String name : accounts) {
+            if (!listed.contains(name)) { // a paused account with nothing to count: listed all the same
+                QueueStatistics.Account account = new QueueStatistics.Account(name, 0, 0, 0);
+                account.setPaused(true);
+                stats.getAccounts().add(account);
+            }
+        }
     }
 
     private MailView find(long id) throws MailNotFoundException {

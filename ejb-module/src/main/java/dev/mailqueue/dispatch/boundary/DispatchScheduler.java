@@ -1,10 +1,12 @@
 package dev.mailqueue.dispatch.boundary;
 
+import dev.mailqueue.account.control.Accounts;
 import dev.mailqueue.dispatch.control.Claimers;
 import dev.mailqueue.dispatch.control.DispatchHeartbeat;
 import dev.mailqueue.dispatch.control.DispatchTransactions;
 import dev.mailqueue.dispatch.control.SmtpConnections;
 import dev.mailqueue.mail.boundary.Roles;
+import dev.mailqueue.queue.control.AccountFilter;
 import dev.mailqueue.settings.control.QueueSettings;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
@@ -86,6 +88,9 @@ public class DispatchScheduler {
     @Inject
     DispatchWakeUp wakeUp;
 
+    @Inject
+    Accounts accounts;
+
     private final Set<Long> running = new LinkedHashSet<>();
     private ScheduledFuture<?> renewals;
 
@@ -139,7 +144,8 @@ public class DispatchScheduler {
                 return;
             }
             int batch = settings.batchSize();
-            int waiting = transactions.countClaimable(Instant.now(), free * batch, withExpired);
+            int waiting = transactions.countClaimable(Instant.now(), free * batch, withExpired,
+                    AccountFilter.of(accounts.names(), Set.of(), accounts.defaultAccount().name()));
             int wanted = Math.min(free, (waiting + batch - 1) / batch);
             for (int i = 0; i < wanted; i++) {
                 running.add(jobs.start(JOB, new Properties()));

@@ -43,8 +43,8 @@ public class DispatchTransactions {
     }
 
     /** @see ClaimStore#countClaimable */
-    public int countClaimable(Instant now, int max, boolean withExpired) {
-        return claims.countClaimable(now, max, withExpired);
+    public int countClaimable(Instant now, int max, boolean withExpired, AccountFilter accounts) {
+        return claims.countClaimable(now, max, withExpired, accounts);
     }
 
     /**

@@ -12,19 +12,23 @@ import java.util.List;
  * accounts each send only the mail they can (a mail routed to an account no server has waits, and
  * expires at the end of its lifetime).
  *
- * <p>It also leaves alone the mail of paused campaigns ({@link CampaignStore#pause}): their mail waits
- * as QUEUED, with no attempt spent, until the campaign is resumed.
+ * <p>The claim narrows it by the pauses it reads on its own connection ({@link #pausing}): nothing while
+ * the queue is paused, no mail of a paused account (mail without an account goes through the default
+ * account, so it waits while that one is paused), and no mail of a paused campaign. Such mail waits as
+ * QUEUED, with no attempt spent, until it is resumed.
  *
  * @param accounts        the accounts whose mails may be claimed
  * @param nullAllowed     true when mail without an account (queued before accounts existed, sent through
  *                        the default account) may be claimed
+ * @param defaultAccount  the default account's name (its pause holds mail without an account too), or null
  * @param pausedCampaigns campaigns whose mail must not be claimed now
  */
-public record AccountFilter(List<String> accounts, boolean nullAllowed, List<String> pausedCampaigns) {
+public record AccountFilter(List<String> accounts, boolean nullAllowed, String defaultAccount,
+                            List<String> pausedCampaigns) {
 
-    /** A filter that leaves no campaign alone. */
+    /** A filter that leaves no campaign alone; the first account is the default one (as {@code Accounts} lists them). */
     public AccountFilter(List<String> accounts, boolean nullAllowed) {
-        this(accounts, nullAllowed, List.of());
+        this(accounts, nullAllowed, accounts.isEmpty() ? null : accounts.get(0), List.of());
     }
 
     /**
@@ -34,7 +38,8 @@ public record AccountFilter(List<String> accounts, boolean nullAllowed, List<Str
      * @return the filter
      */
     public static AccountFilter of(Collection<String> known, Collection<String> skipped, String defaultAccount) {
-        return new AccountFilter(known.stream().filter(a -> !skipped.contains(a)).toList(), !skipped.contains(defaultAccount));
+        return new AccountFilter(known.stream().filter(a -> !skipped.contains(a)).toList(),
+                !skipped.contains(defaultAccount), defaultAccount, List.of());
     }
 
     /** Copies the lists. */
@@ -43,9 +48,27 @@ public record AccountFilter(List<String> accounts, boolean nullAllowed, List<Str
         pausedCampaigns = List.copyOf(pausedCampaigns);
     }
 
-    /** @return the same filter, leaving alone the mail of {@code campaigns} as well */
-    AccountFilter pausing(List<String> campaigns) {
-        return campaigns.isEmpty() ? this : new AccountFilter(accounts, nullAllowed, campaigns);
+    /**
+     * @param pauses what is paused now
+     * @return the same filter, also leaving alone everything paused: all mail while the queue is, the mail
+     *         of paused accounts (and mail without an account while the default account is) and of paused
+     *         campaigns
+     */
+    AccountFilter pausing(Pauses pauses) {
+        if (pauses.queue()) {
+            return new AccountFilter(List.of(), false, defaultAccount, List.of());
+        }
+        if (pauses.accounts().isEmpty() && pauses.campaigns().isEmpty()) {
+            return this;
+        }
+        return new AccountFilter(accounts.stream().filter(a -> !pauses.accounts().contains(a)).toList(),
+                nullAllowed && (defaultAccount == null || !pauses.accounts().contains(defaultAccount)), defaultAccount,
+                pauses.campaigns());
+    }
+
+    /** @return true when no mail at all may be claimed: the claim need not look */
+    boolean claimsNothing() {
+        return accounts.isEmpty() && !nullAllowed;
     }
 
     /** @return the SQL condition, starting with " AND" */

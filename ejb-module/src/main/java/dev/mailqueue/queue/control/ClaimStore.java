@@ -69,28 +69,36 @@ public class ClaimStore {
     }
 
     /**
-     * How much work waits, for deciding how many claimers to start.
+     * How much work waits, for deciding how many claimers to start: due mail a claim with this filter
+     * could take now (none while the queue is paused; none of paused accounts and campaigns, read with
+     * one query as the claim reads them), so that a paused queue starts no claimers.
      *
      * @param now         now
      * @param max         stop counting at this many, 1 or more
      * @param withExpired true to count SENDING rows whose lease ran out too
+     * @param accounts    whose mails a claim would take
      * @return due QUEUED rows, plus (when asked) SENDING rows whose lease ran out, each counted up to
      *         {@code max}
      * @throws StoreException when the database fails
      */
-    public int countClaimable(Instant now, int max, boolean withExpired) {
+    public int countClaimable(Instant now, int max, boolean withExpired, AccountFilter accounts) {
         try (Connection c = tables.connect()) {
             Dialect d = tables.dialect(c);
-            return count(c, d.kind().firstRows(LeaseStrategy.DUE.formatted(""), max), now)
-                    + (withExpired ? count(c, d.kind().firstRows(LeaseStrategy.EXPIRED + " ORDER BY ID", max), now) : 0);
+            AccountFilter filter = accounts.pausing(DispatchPauseStore.read(c));
+            return (filter.claimsNothing() ? 0
+                    : count(c, d.kind().firstRows(LeaseStrategy.DUE.formatted(filter.sql()), max), now, filter))
+                    + (withExpired ? count(c, d.kind().firstRows(LeaseStrategy.EXPIRED + " ORDER BY ID", max), now, null) : 0);
         } catch (SQLException e) {
             throw new StoreException("could not count the mail due", e);
         }
     }
 
-    private static int count(Connection c, String sql, Instant now) throws SQLException {
+    private static int count(Connection c, String sql, Instant now, AccountFilter filter) throws SQLException {
         try (PreparedStatement s = c.prepareStatement(sql)) {
             SqlTime.set(s, 1, now);
+            if (filter != null) {
+                filter.bind(s, 2);
+            }
             int n = 0;
             try (ResultSet r = s.executeQuery()) {
                 while (r.next()) {
@@ -135,7 +143,8 @@ public class ClaimStore {
      * @param leaseEnds when the lease runs out unless renewed
      * @param limit     most rows to lease, 1 or more
      * @param inDoubt   what becomes of a taken-back row whose send had begun
-     * @param accounts  whose mails to leave in the queue
+     * @param accounts  whose mails to claim; the claim narrows it by what is paused (the queue, accounts,
+     *                  campaigns), which it reads in one query on its own connection
      * @param takeBack  true to put back expired leases first: a lease runs out only when its claimer
      *                  died, so a server sweeps them once in a while ({@code ExpiredLeaseSweep}), not
      *                  with every claim (on PostgreSQL the sweep reads index entries of every lease
@@ -161,7 +170,9 @@ public class ClaimStore {
     private Claim claim(Connection c, Dialect d, String owner, Instant now, Instant leaseEnds, int limit,
                         InDoubtPolicy inDoubt, AccountFilter accounts, boolean takeBack) throws SQLException {
         int takenBack = takeBack ? takeBack(c, d, d.lease().findExpired(c, now), inDoubt, now) : 0;
-        List<Long> ids = d.lease().lease(c, owner, now, leaseEnds, limit, accounts.pausing(CampaignStore.paused(c)));
+        // The pauses of the queue, the accounts and the campaigns: one query, on the claim's connection.
+        AccountFilter filter = accounts.pausing(DispatchPauseStore.read(c));
+        List<Long> ids = filter.claimsNothing() ? List.of() : d.lease().lease(c, owner, now, leaseEnds, limit, filter);
         return new Claim(ids.isEmpty() ? List.of() : readClaimed(c, d, ids, now), takenBack);
     }
 

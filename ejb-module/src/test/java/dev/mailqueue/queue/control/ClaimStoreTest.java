@@ -125,6 +125,64 @@ class ClaimStoreTest {
     }
 
     @Test
+    void aPausedAccountsMailWaitsQueuedWithItsAttemptsUntilResumed() {
+        DispatchPauseStore pauses = DispatchPauseStore.on(db.tables());
+        enqueue(TestMails.account(mail("via backup", 4, NOW), "backup"),
+                TestMails.account(mail("via default", 4, NOW), "mailqueue"),
+                TestMails.account(mail("via default, no account", 4, NOW), "mailqueue"));
+        db.update("UPDATE MAIL_MESSAGE SET SMTP_ACCOUNT = NULL WHERE SUBJECT = 'via default, no account'"); // as before V5
+
+        assertThat(db.inTransaction(() -> pauses.pause(DispatchPauseStore.ACCOUNT + "backup", "operator", NOW))).isTrue();
+        assertThat(db.inTransaction(() -> pauses.pause(DispatchPauseStore.ACCOUNT + "backup", "another", NOW.plusSeconds(1))))
+                .as("a repeat changes nothing").isFalse();
+        assertThat(pauses.list()).containsExactly(
+                new DispatchPauseStore.Pause(DispatchPauseStore.ACCOUNT + "backup", NOW, "operator"));
+        assertThat(db.inTransaction(() -> cut.countClaimable(NOW, 10, false, TestMails.ACCOUNTS))).isEqualTo(2);
+        assertThat(claim("c#1", 10, NOW).mails()).extracting(ClaimedMail::subject)
+                .containsExactlyInAnyOrder("via default", "via default, no account");
+        db.update("UPDATE MAIL_MESSAGE SET STATUS = 'QUEUED', LEASE_OWNER = NULL");
+
+        assertThat(db.inTransaction(() -> pauses.pause(DispatchPauseStore.ACCOUNT + "mailqueue", "operator", NOW))).isTrue();
+        assertThat(claim("c#1", 10, NOW).mails()).as("the default account's pause holds mail without an account too")
+                .isEmpty();
+        assertThat(db.inTransaction(() -> cut.countClaimable(NOW, 10, false, TestMails.ACCOUNTS))).isZero();
+        assertThat(db.number("SELECT COUNT(*) FROM MAIL_MESSAGE WHERE STATUS = 'QUEUED' AND ATTEMPTS_REMAINING = 5"))
+                .as("waiting, no attempt spent").isEqualTo(3);
+        assertThat(db.number("SELECT COUNT(*) FROM MAIL_ATTEMPT")).isZero();
+
+        assertThat(db.inTransaction(() -> pauses.resume(DispatchPauseStore.ACCOUNT + "backup"))).isTrue();
+        assertThat(db.inTransaction(() -> pauses.resume(DispatchPauseStore.ACCOUNT + "backup"))).isFalse();
+        assertThat(claim("c#1", 10, NOW).mails()).extracting(ClaimedMail::subject).containsExactly("via backup");
+        assertThat(db.inTransaction(() -> pauses.resume(DispatchPauseStore.ACCOUNT + "mailqueue"))).isTrue();
+        assertThat(claim("c#1", 10, NOW).mails()).extracting(ClaimedMail::subject)
+                .containsExactlyInAnyOrder("via default", "via default, no account");
+    }
+
+    @Test
+    void whileTheQueueIsPausedNothingIsClaimedAndClaimedMailIsLeftToFinish() {
+        DispatchPauseStore pauses = DispatchPauseStore.on(db.tables());
+        CampaignStore campaigns = CampaignStore.on(db.tables(), db.operatorStore());
+        enqueue(mail("claimed before the pause", 9, NOW));
+        ClaimedMail claimed = claim("c#1", 1, NOW).mails().get(0);
+        enqueue(TestMails.account(mail("via backup", 4, NOW), "backup"), mail("via default", 4, NOW),
+                TestMails.inCampaign(mail("of a paused campaign", 4, NOW), "winter", null, List.of()));
+        assertThat(db.inTransaction(() -> campaigns.pause("winter", "operator", NOW))).isTrue();
+
+        assertThat(db.inTransaction(() -> pauses.pause(DispatchPauseStore.QUEUE, "operator", NOW))).isTrue();
+        assertThat(claim("c#2", 10, NOW).mails()).isEmpty();
+        assertThat(db.inTransaction(() -> cut.countClaimable(NOW, 10, true, TestMails.ACCOUNTS))).isZero();
+        assertThat(db.text("SELECT STATUS FROM MAIL_MESSAGE WHERE ID = ?", claimed.id())).isEqualTo("SENDING");
+        assertThat(db.inTransaction(() -> cut.countClaimable(NOW.plusMillis(LEASE_MS + 1), 10, true, TestMails.ACCOUNTS)))
+                .as("a lease that ran out is still taken back").isEqualTo(1);
+
+        assertThat(db.inTransaction(() -> pauses.resume(DispatchPauseStore.QUEUE))).isTrue();
+        assertThat(claim("c#2", 10, NOW).mails()).as("the campaign's own pause still holds")
+                .extracting(ClaimedMail::subject).containsExactlyInAnyOrder("via backup", "via default");
+        assertThat(db.inTransaction(() -> campaigns.resume("winter"))).isTrue();
+        assertThat(claim("c#3", 10, NOW).mails()).extracting(ClaimedMail::subject).containsExactly("of a paused campaign");
+    }
+
+    @Test
     void claimersRacingForTheSameRowsNeverShareOne() throws Exception {
         List<dev.mailqueue.queue.control.NewMail> mails = new ArrayList<>();
         for (int i = 0; i < 200; i++) {
@@ -250,11 +308,11 @@ class ClaimStoreTest {
     @Test
     void countClaimableCountsDueRowsAndRunOutLeases() {
         enqueue(mail("a", 4, NOW), mail("b", 4, NOW), TestMails.due(mail("later", 4, NOW), NOW.plusSeconds(3600)));
-        assertThat(db.inTransaction(() -> cut.countClaimable(NOW, 10, true))).isEqualTo(2);
+        assertThat(db.inTransaction(() -> cut.countClaimable(NOW, 10, true, TestMails.ACCOUNTS))).isEqualTo(2);
         claim("dead/server#1", 2, NOW);
-        assertThat(db.inTransaction(() -> cut.countClaimable(NOW, 10, true))).isZero();
-        assertThat(db.inTransaction(() -> cut.countClaimable(NOW.plusMillis(LEASE_MS + 1), 10, true))).isEqualTo(2);
-        assertThat(db.inTransaction(() -> cut.countClaimable(NOW.plusMillis(LEASE_MS + 1), 10, false)))
+        assertThat(db.inTransaction(() -> cut.countClaimable(NOW, 10, true, TestMails.ACCOUNTS))).isZero();
+        assertThat(db.inTransaction(() -> cut.countClaimable(NOW.plusMillis(LEASE_MS + 1), 10, true, TestMails.ACCOUNTS))).isEqualTo(2);
+        assertThat(db.inTransaction(() -> cut.countClaimable(NOW.plusMillis(LEASE_MS + 1), 10, false, TestMails.ACCOUNTS)))
                 .as("a wake-up counts queued mail only").isZero();
     }
 

@@ -1,0 +1,154 @@
+package dev.mailqueue.queue.control;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Dispatch pauses, shared by every server because they are rows of DISPATCH_PAUSE: the whole queue
+ * (scope {@value #QUEUE}) or one SMTP account (scope {@code account:<name>}). While one holds, the claim
+ * leaves the mail it covers alone ({@link AccountFilter#pausing}): it waits QUEUED, no attempt spent;
+ * mail already claimed finishes. The claim reads these pauses together with the campaigns' in one query
+ * ({@link #read}). Every method runs in the caller's transaction.
+ */
+@ApplicationScoped
+public class DispatchPauseStore {
+
+    /** The scope of a pause of the whole queue. */
+    public static final String QUEUE = "queue";
+
+    /** The scope of an account's pause is this prefix and the account's name. */
+    public static final String ACCOUNT = "account:";
+
+    /**
+     * Every pause the claim obeys, in one round trip: 1 and a campaign for each paused campaign, 2 and a
+     * scope for each dispatch pause.
+     */
+    static final String ALL_PAUSES = "SELECT 1, CAMPAIGN FROM CAMPAIGN_PAUSE UNION ALL SELECT 2, SCOPE FROM DISPATCH_PAUSE";
+
+    @Inject
+    QueueTables tables;
+
+    /**
+     * @param tables the queue's tables, e.g. on a data source of a test
+     * @return a store on them, for use outside a container
+     */
+    public static DispatchPauseStore on(QueueTables tables) {
+        DispatchPauseStore store = new DispatchPauseStore();
+        store.tables = tables;
+        return store;
+    }
+
+    /**
+     * One pause as the operator set it.
+     *
+     * @param scope    {@value #QUEUE} or {@code account:<name>}
+     * @param pausedAt when
+     * @param pausedBy by whom, or null
+     */
+    public record Pause(String scope, Instant pausedAt, String pausedBy) {
+
+        /** @return the account's name for an account's pause, else empty */
+        public Optional<String> account() {
+            return scope.startsWith(ACCOUNT) ? Optional.of(scope.substring(ACCOUNT.length())) : Optional.empty();
+        }
+    }
+
+    /**
+     * @param c the claim's connection
+     * @return the pauses of the queue, the accounts and the campaigns, read with one query
+     * @throws SQLException when the database fails
+     */
+    static Pauses read(Connection c) throws SQLException {
+        boolean queue = false;
+        Set<String> accounts = new HashSet<>();
+        List<String> campaigns = new ArrayList<>();
+        try (PreparedStatement s = c.prepareStatement(ALL_PAUSES); ResultSet r = s.executeQuery()) {
+            while (r.next()) {
+                String name = r.getString(2);
+                if (r.getInt(1) == 1) {
+                    campaigns.add(name);
+                } else if (QUEUE.equals(name)) {
+                    queue = true;
+                } else if (name.startsWith(ACCOUNT)) {
+                    accounts.add(name.substring(ACCOUNT.length()));
+                }
+            }
+        }
+        return new Pauses(queue, accounts, campaigns);
+    }
+
+    /**
+     * @return the dispatch pauses (queue and accounts), by scope
+     * @throws StoreException when the database fails
+     */
+    public List<Pause> list() {
+        try (Connection c = tables.connect(); PreparedStatement s = c.prepareStatement(
+                "SELECT SCOPE, PAUSED_AT, PAUSED_BY FROM DISPATCH_PAUSE ORDER BY SCOPE"); ResultSet r = s.executeQuery()) {
+            List<Pause> pauses = new ArrayList<>();
+            while (r.next()) {
+                pauses.add(new Pause(r.getString(1), SqlTime.get(r, 2), r.getString(3)));
+            }
+            return pauses;
+        } catch (SQLException e) {
+            throw new StoreException("could not read the dispatch pauses", e);
+        }
+    }
+
+    /**
+     * Pauses a scope: from the commit on, no server claims the mail it covers.
+     *
+     * @param scope {@value #QUEUE} or {@code account:<name>}
+     * @param by    who paused it
+     * @param now   now
+     * @return true when it was running, false when it was paused already (the pause is kept as it was)
+     * @throws StoreException when the database fails
+     */
+    public boolean pause(String scope, String by, Instant now) {
+        try (Connection c = tables.connect()) {
+            try (PreparedStatement s = c.prepareStatement("SELECT 1 FROM DISPATCH_PAUSE WHERE SCOPE = ?")) {
+                s.setString(1, scope);
+                try (ResultSet r = s.executeQuery()) {
+                    if (r.next()) {
+                        return false;
+                    }
+                }
+            }
+            try (PreparedStatement s = c.prepareStatement("INSERT INTO DISPATCH_PAUSE (SCOPE, PAUSED_AT, PAUSED_BY)"
+                    + " VALUES (?, ?, ?)")) {
+                s.setString(1, scope);
+                SqlTime.set(s, 2, now);
+                Sql.setText(s, 3, by);
+                s.executeUpdate();
+            }
+            return true;
+        } catch (SQLException e) {
+            throw new StoreException("could not pause " + scope, e);
+        }
+    }
+
+    /**
+     * @param scope {@value #QUEUE} or {@code account:<name>}
+     * @return true when it was paused and runs again
+     * @throws StoreException when the database fails
+     */
+    public boolean resume(String scope) {
+        try (Connection c = tables.connect();
+             PreparedStatement s = c.prepareStatement("DELETE FROM DISPATCH_PAUSE WHERE SCOPE = ?")) {
+            s.setString(1, scope);
+            return s.executeUpdate() == 1;
+        } catch (SQLException e) {
+            throw new StoreException("could not resume " + scope, e);
+        }
+    }
+}
