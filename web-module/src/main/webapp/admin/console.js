@@ -718,7 +718,8 @@ async function showDispatch() {
                     dispatch = await api('admin/accounts/' + encodeURIComponent(a.name) + '/' + (a.paused ? 'resume' : 'pause'), 'POST');
                     await showDispatch();
                 }));
-                return row(a.name, statusCell(a.paused ? 'PAUSED' : 'DISPATCHING'), time(a.pausedAt), a.pausedBy || '', b);
+                const name = a.name + (a.default ? ' (default)' : '') + (a.configured === false ? ' (not configured here)' : '');
+                return row(name, statusCell(a.paused ? 'PAUSED' : 'DISPATCHING'), time(a.pausedAt), a.pausedBy || '', b);
             }), 'no accounts');
         }
         const campaigns = (statistics && statistics.pausedCampaigns) || [];
