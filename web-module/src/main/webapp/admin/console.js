@@ -717,6 +717,7 @@ async function showDispatch() {
                 b.addEventListener('click', () => act(b, (a.paused ? 'Resume' : 'Pause') + ' account ' + a.name, async () => {
                     dispatch = await api('admin/accounts/' + encodeURIComponent(a.name) + '/' + (a.paused ? 'resume' : 'pause'), 'POST');
                     await showDispatch();
+                    return 'Account ' + a.name + (a.paused ? ' dispatches again.' : ' is paused: its mail waits QUEUED.');
                 }));
                 const name = a.name + (a.default ? ' (default)' : '') + (a.configured === false ? ' (not configured here)' : '');
                 return row(name, statusCell(a.paused ? 'PAUSED' : 'DISPATCHING'), time(a.pausedAt), a.pausedBy || '', b);
@@ -729,6 +730,7 @@ async function showDispatch() {
             b.addEventListener('click', () => act(b, 'Resume campaign ' + name, async () => {
                 await api('admin/campaigns/' + encodeURIComponent(name) + '/resume', 'POST');
                 await showDispatch();
+                return 'Campaign ' + name + ' is running again.';
             }));
             return el('li', {}, 'Paused: ' + name + ' ', b);
         }));
@@ -840,6 +842,7 @@ function wire() {
         act(event.target, action === 'pause' ? 'Pause the queue' : 'Resume the queue', async () => {
             dispatch = await api('admin/dispatch/' + action, 'POST');
             await showDispatch();
+            return action === 'pause' ? 'The whole queue is paused: all mail waits QUEUED.' : 'The queue dispatches again.';
         });
     });
     document.getElementById('campaign-form').addEventListener('submit', event => {
