@@ -197,6 +197,12 @@ function render() {
             a.removeAttribute('aria-current');
         }
     });
+    if (document.body.dataset.page && document.body.dataset.page !== page) {
+        // a keyboard or screen reader user lands on the new view's heading, not on a link that is gone
+        const heading = document.querySelector('#page-' + page + ' h2');
+        heading.tabIndex = -1;
+        heading.focus({preventScroll: true});
+    }
     document.body.dataset.page = page;
     document.body.dataset.loaded = 'false';
     ({
