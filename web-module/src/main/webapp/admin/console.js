@@ -168,6 +168,8 @@ async function act(button, what, work) {
 
 let shown = null;
 let timer = null;
+/** Counts the views shown: an answer that arrives after the operator moved on is dropped. */
+let generation = 0;
 
 function route() {
     const hash = location.hash.replace(/^#/, '') || '/';
@@ -181,6 +183,7 @@ function render() {
         return;
     }
     shown = location.hash;
+    generation++;
     clearTimeout(timer);
     say(null);
     fail(null);
@@ -240,8 +243,12 @@ function loaded() {
 let statistics = null;
 
 async function showOverview() {
+    const mine = generation;
     try {
         const [stats, newest] = await Promise.all([api('admin/statistics'), api('admin/mails?size=25&sort=id,desc')]);
+        if (mine !== generation) {
+            return;
+        }
         statistics = stats;
         document.getElementById('generated-at').textContent = time(stats.generatedAt);
         document.getElementById('depth').replaceChildren(
@@ -470,8 +477,12 @@ async function showSearch(params) {
     document.getElementById('bulk-confirm').hidden = true;
     const summary = document.getElementById('search-summary');
     summary.textContent = 'Searching…';
+    const mine = generation;
     try {
         const page = await api('admin/mails?' + searchQuery(params));
+        if (mine !== generation) {
+            return;
+        }
         found = {params, page};
         fill('#results', page.mails.map(mailRow(true)), 'no mail matches');
         const first = page.page * page.size;
@@ -482,6 +493,9 @@ async function showSearch(params) {
         document.getElementById('page-next').disabled = first + page.mails.length >= page.total;
         loaded();
     } catch (e) {
+        if (mine !== generation) {
+            return;
+        }
         summary.textContent = '';
         fill('#results', [], 'no result');
         fail('Search: ' + e.message);
@@ -534,7 +548,10 @@ async function doBulk(button) {
 // ---------------------------------------------------------------------------------------------- one mail
 
 async function showMail(id) {
-    document.getElementById('mail-title').textContent = 'Mail ' + id;
+    if (!document.getElementById('mail-title').textContent.startsWith('Mail ' + id + ':')) {
+        document.getElementById('mail-title').textContent = 'Mail ' + id;
+    }
+    const mine = generation;
     try {
         let mail = await optional('admin/mails/' + id);
         const full = mail !== null;
@@ -542,8 +559,8 @@ async function showMail(id) {
             mail = await api('mails/' + id); // a server without the admin view: no bodies, no attachment links
         }
         const [attempts, events] = await Promise.all([api('admin/mails/' + id + '/attempts'), api('mails/' + id + '/events')]);
-        if (route().path !== '/mails/' + id) {
-            return; // the operator went elsewhere meanwhile
+        if (mine !== generation) {
+            return;
         }
         fillMail(mail, attempts, events, full);
         loaded();
@@ -667,9 +684,13 @@ async function showSuppressions(params) {
     const address = params.get('address') || '';
     const page = Number(params.get('page') || 0);
     document.getElementById('suppression-address').value = address;
+    const mine = generation;
     try {
         const entries = await api('admin/suppressions?size=50&page=' + page
             + (address ? '&address=' + encodeURIComponent(address) : ''));
+        if (mine !== generation) {
+            return;
+        }
         fill('#suppressions', entries.map(s => {
             const remove = el('button', {type: 'button', class: 'remove'}, 'Remove');
             remove.setAttribute('aria-label', 'Remove ' + s.address + (s.list ? ' from list ' + s.list : ''));
@@ -702,8 +723,12 @@ function suppressionsPage(by) {
 let dispatch = null;
 
 async function showDispatch() {
+    const mine = generation;
     try {
         await refreshBanner();
+        if (mine !== generation) {
+            return;
+        }
         const queueState = document.getElementById('queue-state');
         const toggle = document.getElementById('queue-toggle');
         if (!dispatch) {
