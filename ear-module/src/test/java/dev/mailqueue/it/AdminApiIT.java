@@ -8,6 +8,7 @@ import dev.mailqueue.api.MailView;
 import org.junit.jupiter.api.Test;
 
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -200,6 +201,41 @@ class AdminApiIT extends QueueServerIT {
         }
         QueueApi.awaitStatus(mail.getId(), MailStatus.SENT, Duration.ofSeconds(30));
         await().atMost(Duration.ofSeconds(10)).until(() -> SMTP.countWithMessageId(mail.getMessageId()) == 1);
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void theConsoleReadsOneMailWithItsBodiesAndDownloadsAnAttachment() {
+        String domain = marker();
+        EnqueueReceipt mail = QueueApi.enqueue(new MailRequest().from("alice@sender.example").to("to@" + domain)
+                .bcc("bcc@" + domain).subject("detail").text("the text").html("<p>the html</p>")
+                .attach("Grüße; \"März\".txt", "text/plain; charset=UTF-8", "zwölf Boxkämpfer".getBytes(StandardCharsets.UTF_8))
+                .notBefore(Instant.now().plusSeconds(3600)));
+
+        HttpResponse<String> read = QueueApi.getAs(TestUser.ADMIN, QueueApi.BASE, "/api/admin/mails/" + mail.getId());
+        assertThat(read.statusCode()).as(read.body()).isEqualTo(200);
+        Map<String, Object> detail = QueueApi.jsonObject(read.body());
+        assertThat(detail).containsEntry("text", "the text").containsEntry("html", "<p>the html</p>")
+                .containsEntry("status", "QUEUED").containsKeys("createdAt", "attempts").doesNotContainKey("firstAttemptAt");
+        assertThat((List<Map<String, Object>>) detail.get("recipientOutcomes")).extracting(r -> r.get("field") + ":"
+                + r.get("status")).containsExactly("to:PENDING", "bcc:PENDING");
+        assertThat((List<Map<String, Object>>) detail.get("attachments")).singleElement().satisfies(a -> assertThat(a)
+                .containsEntry("filename", "Grüße; \"März\".txt").extractingByKey("sizeBytes")
+                .satisfies(n -> assertThat(((Number) n).longValue()).isEqualTo(18)));
+
+        HttpResponse<String> file = QueueApi.getAs(TestUser.ADMIN, QueueApi.BASE, "/api/admin/mails/" + mail.getId() + "/attachments/0");
+        assertThat(file.statusCode()).isEqualTo(200);
+        assertThat(file.body()).isEqualTo("zwölf Boxkämpfer");
+        assertThat(file.headers().firstValue("Content-Type")).hasValueSatisfying(t ->
+                assertThat(t.replace(" ", "")).isEqualToIgnoringCase("text/plain;charset=UTF-8"));
+        assertThat(file.headers().firstValue("Content-Disposition"))
+                .hasValue("attachment; filename*=UTF-8''Gr%C3%BC%C3%9Fe%3B%20%22M%C3%A4rz%22.txt");
+        assertThat(file.headers().firstValue("X-Content-Type-Options")).hasValue("nosniff");
+        for (String missing : List.of(mail.getId() + "/attachments/1", "999999999/attachments/0", "999999999")) {
+            HttpResponse<String> none = QueueApi.getAs(TestUser.ADMIN, QueueApi.BASE, "/api/admin/mails/" + missing);
+            assertThat(none.statusCode()).as(missing).isEqualTo(404);
+            assertThat(none.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("application/problem+json"));
+        }
     }
 
     /** Leaves a QUEUED mail FAILED after one attempt the SMTP server answered with {@code code}. */

@@ -1,9 +1,52 @@
 package dev.mailqueue.admin.boundary;
 
+import dev.mailqueue.api.InvalidFilterException;
 import dev.mailqueue.api.MailAdmin;
+import dev.mailqueue.api.MailDetail;
+import dev.mailqueue.api.MailNotFoundException;
+import dev.mailqueue.queue.control.EventRecord;
 import jakarta.ejb.Local;
 
-/** The local view of the operator's use cases, for the admin REST API in the same application. */
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The local view of the operator's use cases, for the admin REST API in the same application: those of
+ * {@link MailAdmin}, and what only the console reads (one mail with its bodies, an attachment's bytes, a
+ * mail's events, chart data).
+ */
 @Local
 public interface MailAdminLocal extends MailAdmin {
+
+    /**
+     * @param id a mail
+     * @return it as the console shows it, bodies included
+     * @throws MailNotFoundException when there is no such mail
+     */
+    MailDetail detail(long id) throws MailNotFoundException;
+
+    /**
+     * @param id    a mail
+     * @param index an attachment's position among the mail's attachments, from 0
+     * @return the attachment with its bytes, or empty when the mail has no attachment there
+     * @throws MailNotFoundException when there is no such mail
+     */
+    Optional<AttachmentFile> attachment(long id, int index) throws MailNotFoundException;
+
+    /**
+     * @param id a mail
+     * @return its delivery events, oldest first
+     * @throws MailNotFoundException when there is no such mail
+     */
+    List<EventRecord> events(long id) throws MailNotFoundException;
+
+    /**
+     * One attachment with its bytes.
+     *
+     * @param filename    its file name
+     * @param contentType its MIME type as stored
+     * @param content     the bytes
+     */
+    record AttachmentFile(String filename, String contentType, byte[] content) {
+    }
 }

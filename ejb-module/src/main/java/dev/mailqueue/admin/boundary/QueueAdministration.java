@@ -8,6 +8,7 @@ import dev.mailqueue.api.AttemptView;
 import dev.mailqueue.api.FieldError;
 import dev.mailqueue.api.InvalidFilterException;
 import dev.mailqueue.api.MailAdminRemote;
+import dev.mailqueue.api.MailDetail;
 import dev.mailqueue.api.MailFilter;
 import dev.mailqueue.api.MailLimits;
 import dev.mailqueue.api.MailNotFoundException;
@@ -24,6 +25,7 @@ import dev.mailqueue.mail.control.MailViews;
 import dev.mailqueue.mail.entity.MailMessage;
 import dev.mailqueue.mail.entity.Utc;
 import dev.mailqueue.queue.control.DispatchPauseStore;
+import dev.mailqueue.queue.control.EventRecord;
 import dev.mailqueue.queue.control.OperatorStore;
 import dev.mailqueue.queue.control.SuppressionStore;
 import jakarta.annotation.Resource;
@@ -41,6 +43,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.logging.Logger;
@@ -157,6 +160,24 @@ public class QueueAdministration implements MailAdminLocal, MailAdminRemote {
     @Override
     public List<AttemptView> attempts(long id) throws MailNotFoundException {
         return find(id).getAttempts();
+    }
+
+    @Override
+    public MailDetail detail(long id) throws MailNotFoundException {
+        return views.detail(id).orElseThrow(() -> new MailNotFoundException(id));
+    }
+
+    @Override
+    public Optional<AttachmentFile> attachment(long id, int index) throws MailNotFoundException {
+        return views.attachment(id, index).map(a -> new AttachmentFile(a.getFilename(), a.getContentType(), a.getContent()));
+    }
+
+    @Override
+    public List<EventRecord> events(long id) throws MailNotFoundException {
+        if (em.find(MailMessage.class, id) == null) {
+            throw new MailNotFoundException(id);
+        }
+        return events.eventsOf(id);
     }
 
     @Override

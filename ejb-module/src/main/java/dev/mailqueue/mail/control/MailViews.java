@@ -6,10 +6,15 @@ import dev.mailqueue.address.control.MailboxParser;
 import dev.mailqueue.api.AddressView;
 import dev.mailqueue.api.AttachmentView;
 import dev.mailqueue.api.AttemptView;
+import dev.mailqueue.api.MailDetail;
+import dev.mailqueue.api.MailNotFoundException;
 import dev.mailqueue.api.MailStatus;
 import dev.mailqueue.api.MailView;
+import dev.mailqueue.api.RecipientOutcome;
 import dev.mailqueue.api.RecipientView;
 import dev.mailqueue.mail.entity.AddressLists;
+import dev.mailqueue.mail.entity.AttemptOutcome;
+import dev.mailqueue.mail.entity.MailAttachment;
 import dev.mailqueue.mail.entity.MailAttempt;
 import dev.mailqueue.mail.entity.MailHeader;
 import dev.mailqueue.mail.entity.MailMessage;
@@ -21,18 +26,23 @@ import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 import jakarta.persistence.Tuple;
 
+import java.time.Instant;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The one assembler of {@link MailView}: a mail answers in the same shape wherever one mail is returned
  * (the sender's GET, the EJB's find and cancel, the operator's requeue, cancel and attempt log): its row,
  * attempt log, per-recipient outcomes, attachment names, types and sizes (not their bytes) and custom
- * header fields. A search page lists mails in the summary shape ({@link #summary}): the row's
+ * header fields; the operator's console reads one mail with its bodies too ({@link #detail}). A search
+ * page lists mails in the summary shape ({@link #summary}): the row's
  * columns without bodies, attempt log, recipients or parts, as README says. Reads through JPA, in the
  * caller's transaction.
  */
@@ -55,10 +65,94 @@ public class MailViews {
     public Optional<MailView> full(long id) {
         em.clear(); // the store changes rows in SQL: never answer from what this transaction read before
         MailMessage mail = em.find(MailMessage.class, id);
+        return mail == null ? Optional.empty() : Optional.of(fill(new MailView(), mail));
+    }
+
+    /**
+     * @param id a mail's id
+     * @return the mail as the operator's console shows it: in full, with the From name, Reply-To, both
+     *         bodies, its list, when it was first attempted and every recipient's outcome; empty when there
+     *         is no such mail
+     */
+    public Optional<MailDetail> detail(long id) {
+        em.clear();
+        MailMessage mail = em.find(MailMessage.class, id);
         if (mail == null) {
             return Optional.empty();
         }
-        MailView view = new MailView();
+        MailDetail view = fill(new MailDetail(), mail);
+        view.setFromName(mail.getFromName());
+        view.setReplyTo(mail.getReplyTo());
+        view.setText(mail.getTextBody());
+        view.setHtml(mail.getHtmlBody());
+        view.setUnsubscribeList(mail.getUnsubscribeList());
+        view.setFirstAttemptAt(view.getAttempts().stream()
+                .filter(a -> ATTEMPTS.contains(a.getOutcome())).map(AttemptView::getStartedAt).min(Instant::compareTo)
+                .orElse(null));
+        Map<String, MailRecipient> rows = new HashMap<>();
+        em.createNamedQuery(MailRecipient.BY_MAILS, MailRecipient.class).setParameter("ids", List.of(id))
+                .getResultList().forEach(r -> rows.put(r.getAddress().toLowerCase(Locale.ROOT), r));
+        List<RecipientOutcome> outcomes = new ArrayList<>();
+        for (AddressView address : view.getAddresses()) {
+            if (RECIPIENT_FIELDS.contains(address.getField())) {
+                outcomes.add(outcome(address, rows.get(address.getAddress().toLowerCase(Locale.ROOT)), mail.getStatus()));
+            }
+        }
+        view.setRecipientOutcomes(outcomes);
+        return Optional.of(view);
+    }
+
+    /**
+     * @param id    a mail's id
+     * @param index an attachment's position among its attachments (as {@link MailView#getAttachments()}
+     *              lists them), from 0
+     * @return the attachment with its bytes, or empty when the mail has no attachment there
+     * @throws MailNotFoundException when there is no such mail
+     */
+    public Optional<MailAttachment> attachment(long id, int index) throws MailNotFoundException {
+        em.clear();
+        List<Long> copyOf = em.createQuery("SELECT m.copyOf FROM MailMessage m WHERE m.id = :id", Long.class)
+                .setParameter("id", id).getResultList();
+        if (copyOf.isEmpty()) {
+            throw new MailNotFoundException(id);
+        }
+        long filesOf = copyOf.get(0) == null ? id : copyOf.get(0); // copies share the first's files
+        return em.createQuery("SELECT a FROM MailAttachment a WHERE a.mailId = :id ORDER BY a.seqNo", MailAttachment.class)
+                .setParameter("id", filesOf).setFirstResult(index).setMaxResults(1).getResultStream().findFirst();
+    }
+
+    /** Outcomes of the attempt log that are attempts of the queue's (not reports that came back later). */
+    private static final Set<String> ATTEMPTS = Set.of(AttemptOutcome.SENT.name(), AttemptOutcome.FAILED.name(),
+            AttemptOutcome.IN_DOUBT.name());
+
+    private static final Set<String> RECIPIENT_FIELDS = Set.of("to", "cc", "bcc");
+
+    /**
+     * @param address a recipient
+     * @param row     its own row, or null when every recipient shares the mail's status
+     * @param mail    the mail's status
+     * @return where it stands
+     */
+    static RecipientOutcome outcome(AddressView address, MailRecipient row, MailStatus mail) {
+        RecipientOutcome outcome = new RecipientOutcome();
+        outcome.setField(address.getField());
+        outcome.setAddress(address.getAddress());
+        outcome.setName(address.getName());
+        if (row != null) {
+            outcome.setStatus(row.getStatus().name());
+            outcome.setPerRecipient(true);
+            outcome.setReplyCode(row.getReplyCode());
+            outcome.setEnhancedStatus(row.getEnhancedStatus());
+            outcome.setReplyText(row.getReplyText());
+            outcome.setUpdatedAt(Utc.toInstant(row.getUpdatedAt()));
+        } else {
+            outcome.setStatus(mail.isTerminal() && mail != MailStatus.HELD ? mail.name() : "PENDING");
+        }
+        return outcome;
+    }
+
+    private <V extends MailView> V fill(V view, MailMessage mail) {
+        long id = mail.getId();
         view.setId(mail.getId());
         view.setMessageId(mail.getMessageId());
         view.setStatus(mail.getStatus());
@@ -98,7 +192,7 @@ public class MailViews {
         em.createNamedQuery(MailHeader.OF_MAILS, MailHeader.class).setParameter("ids", List.of(id))
                 .getResultList().forEach(h -> headers.put(h.getName(), h.getValue()));
         view.setHeaders(headers);
-        return Optional.of(view);
+        return view;
     }
 
     /** @return From, Reply-To and the recipients with their names and both forms of their domains */

@@ -77,6 +77,9 @@ public class MailMessage {
     @Column(name = "ADDRESS_NAMES", insertable = false, updatable = false) // written by EnqueueStore only
     private String addressNames;
 
+    @Column(name = "UNSUBSCRIBE_LIST", insertable = false, updatable = false) // written by EnqueueStore only
+    private String unsubscribeList;
+
     @Column(name = "TO_ADDRESSES")
     private String toAddresses;
 
@@ -218,6 +221,11 @@ public class MailMessage {
     /** @return the names of Reply-To and the recipients as stored (see {@code queue.control.AddressNames}), or null */
     public String getAddressNames() {
         return addressNames;
+    }
+
+    /** @return the list a one-click unsubscribe removes the recipients from, or null */
+    public String getUnsubscribeList() {
+        return unsubscribeList;
     }
 
     public String getReplyTo() {

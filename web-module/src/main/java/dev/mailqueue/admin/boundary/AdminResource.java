@@ -3,6 +3,7 @@ package dev.mailqueue.admin.boundary;
 import dev.mailqueue.api.AttemptView;
 import dev.mailqueue.api.FieldError;
 import dev.mailqueue.api.InvalidFilterException;
+import dev.mailqueue.api.MailDetail;
 import dev.mailqueue.api.MailFilter;
 import dev.mailqueue.api.MailNotFoundException;
 import dev.mailqueue.api.MailPage;
@@ -10,8 +11,14 @@ import dev.mailqueue.api.MailStateException;
 import dev.mailqueue.api.MailView;
 import dev.mailqueue.api.QueueStatistics;
 import dev.mailqueue.api.SuppressionView;
+import dev.mailqueue.http.control.Downloads;
+import dev.mailqueue.mail.boundary.Problem;
+import dev.mailqueue.webhook.control.EventJson;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.RequestScoped;
+import jakarta.json.Json;
+import jakarta.json.JsonArray;
+import jakarta.json.JsonArrayBuilder;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -25,6 +32,7 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.MultivaluedMap;
+import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
@@ -86,6 +94,55 @@ public class AdminResource {
             throw new InvalidFilterException(errors);
         }
         return admin.search(filter, pageNumber, pageSize, sort);
+    }
+
+    /**
+     * @return the mail as the console shows it: the full view, the From name, Reply-To, both bodies, its
+     *         list, when it was first attempted, and every recipient with its outcome
+     * @throws MailNotFoundException when there is no such mail (404)
+     */
+    @GET
+    @Path("mails/{id: [0-9]+}")
+    @Operation(summary = "One mail with its bodies", description = "As GET /api/mails/{id}, and fromName, replyTo,"
+            + " text, html, unsubscribeList, firstAttemptAt, and recipientOutcomes: every To, Cc and Bcc recipient"
+            + " with its own status (perRecipient) or the mail's (PENDING while it waits).")
+    public MailDetail detail(@PathParam("id") long id) throws MailNotFoundException {
+        return admin.detail(id);
+    }
+
+    /**
+     * @return the attachment's bytes, as a download
+     * @throws MailNotFoundException when there is no such mail (404)
+     * @throws NotFoundException     when the mail has no attachment at that index (404)
+     */
+    @GET
+    @Path("mails/{id: [0-9]+}/attachments/{index: [0-9]{1,9}}")
+    @Produces(MediaType.WILDCARD)
+    @Operation(summary = "Download one attachment", description = "By its position among the mail's attachments,"
+            + " from 0; with its stored Content-Type and Content-Disposition: attachment.")
+    public Response attachment(@PathParam("id") long id, @PathParam("index") int index) throws MailNotFoundException {
+        MailAdminLocal.AttachmentFile file = admin.attachment(id, index).orElseThrow(() -> new NotFoundException(
+                new Problem("urn:mailqueue:problem:not-found", "No such attachment", 404,
+                        "Mail " + id + " has no attachment " + index + " (they are counted from 0).", List.of())
+                        .toResponse()));
+        return Response.ok(file.content(), Downloads.contentType(file.contentType()))
+                .header("Content-Disposition", Downloads.contentDisposition(file.filename()))
+                .header("X-Content-Type-Options", "nosniff")
+                .header("Content-Length", file.content().length)
+                .build();
+    }
+
+    /**
+     * @return the mail's delivery events, oldest first, as {@code GET /api/mails/{id}/events} shows them
+     * @throws MailNotFoundException when there is no such mail (404)
+     */
+    @GET
+    @Path("mails/{id: [0-9]+}/events")
+    @Operation(summary = "A mail's delivery events, oldest first", description = "As GET /api/mails/{id}/events.")
+    public JsonArray events(@PathParam("id") long id) throws MailNotFoundException {
+        JsonArrayBuilder events = Json.createArrayBuilder();
+        admin.events(id).forEach(e -> events.add(EventJson.of(e)));
+        return events.build();
     }
 
     @GET
