@@ -558,7 +558,8 @@ async function showMail(id) {
         if (!full) {
             mail = await api('mails/' + id); // a server without the admin view: no bodies, no attachment links
         }
-        const [attempts, events] = await Promise.all([api('admin/mails/' + id + '/attempts'), api('mails/' + id + '/events')]);
+        const [attempts, events] = await Promise.all([api('admin/mails/' + id + '/attempts'),
+            api((full ? 'admin/mails/' : 'mails/') + id + '/events')]);
         if (mine !== generation) {
             return;
         }
@@ -579,26 +580,29 @@ function fillMail(mail, attempts, events, full) {
         fillActions(mail);
     }
     const fields = [['status', el('span', {id: 'mail-status', class: 'status-' + mail.status}, mail.status)],
-        ['from', mail.from], ['to', (mail.to || []).join(', ')], ['cc', (mail.cc || []).join(', ')],
+        ['from', mail.fromName ? mail.fromName + ' <' + mail.from + '>' : mail.from], ['reply to', mail.replyTo],
+        ['to', (mail.to || []).join(', ')], ['cc', (mail.cc || []).join(', ')],
         ['bcc', (mail.bcc || []).join(', ')], ['subject', mail.subject], ['message id', mail.messageId],
         ['account', mail.account], ['priority', mail.priority], ['attempts left', mail.attemptsRemaining],
         ['last error', mail.lastError], ['enqueued by', mail.enqueuedBy], ['campaign', mail.campaign],
-        ['tags', (mail.tags || []).join(', ')], ['reference', mail.reference],
+        ['tags', (mail.tags || []).join(', ')], ['reference', mail.reference], ['unsubscribe list', mail.unsubscribeList],
         ['copy of', mail.copyOf ? el('a', {href: '#/mails/' + mail.copyOf}, String(mail.copyOf)) : null],
         ...Object.entries(mail.headers || {}).map(([name, value]) => [name + ':', value])];
     definitions('mail-fields', fields);
     const first = attempts.length ? attempts[0].startedAt : null;
-    const timings = mail.timings || {};
+    const firstAttempt = mail.firstAttemptAt || first;
     definitions('mail-timings', [['queued', time(mail.createdAt)],
         ['due', time(mail.notBefore)],
-        ['claimed', time(timings.claimedAt || mail.claimedAt)],
-        ['first attempt', time(timings.firstAttemptAt || first) + between(mail.createdAt, timings.firstAttemptAt || first)],
+        ['claimed (last)', time(mail.claimedAt)],
+        ['first attempt', firstAttempt && time(firstAttempt) + between(mail.createdAt, firstAttempt)],
         ['last attempt', time(mail.lastAttemptAt)],
-        ['sent', time(mail.sentAt) + between(mail.createdAt, mail.sentAt)],
+        ['sent', mail.sentAt && time(mail.sentAt) + between(mail.createdAt, mail.sentAt)],
         ['expires', time(mail.expiresAt)]]);
-    fill('#mail-recipients', (mail.recipients || []).map(r => row(r.address, statusCell(r.status),
-        r.replyCode ?? '', r.enhancedStatus || '', el('td', {class: 'error-text'}, r.replyText || ''))),
-        full ? 'no recipients recorded' : 'not available');
+    const recipients = mail.recipientOutcomes
+        || (mail.recipients || []).map(r => Object.assign({field: ''}, r)); // a server without the admin view
+    fill('#mail-recipients', recipients.map(r => row(r.field || '', r.name ? r.name + ' <' + r.address + '>' : r.address,
+        statusCell(r.status), r.replyCode ?? '', r.enhancedStatus || '', el('td', {class: 'error-text'}, r.replyText || ''),
+        time(r.updatedAt))), 'no recipients');
     fill('#mail-attempts', attempts.map(a => row(time(a.startedAt), time(a.finishedAt), statusCell(a.outcome),
         a.account || '', a.smtpReplyCode ?? '', a.enhancedStatus || '',
         el('td', {class: 'error-text'}, a.smtpReplyText || a.error || ''), a.serverInstance || '')), 'no attempt yet');

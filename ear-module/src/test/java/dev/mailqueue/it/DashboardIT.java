@@ -30,6 +30,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 import java.io.File;
 import java.io.IOException;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -242,11 +243,18 @@ class DashboardIT extends QueueServerIT {
                 .html("<p id=\"shown\">shown as HTML</p>"
                         + "<script>document.body.dataset.ran = 'yes'; parent.document.title = 'taken over';</script>"
                         + "<img src=\"x\" onerror=\"parent.document.body.dataset.ran = 'img'\">")
+                .attach("notes.txt", "text/plain", "attached".getBytes(StandardCharsets.UTF_8))
                 .notBefore(Instant.now().plusSeconds(3600)));
         show("#/mails/" + hostile.getId());
         String srcdoc = browser.findElement(By.id("mail-html")).getAttribute("srcdoc");
         assumeTrue(srcdoc != null && !srcdoc.isEmpty(), "the server has no /api/admin/mails/{id} with the HTML body yet");
         assertThat(text("#mail-text")).isEqualTo("the text body");
+        WebElement download = browser.findElement(By.cssSelector("#mail-attachments a"));
+        assertThat(download.getText()).isEqualTo("notes.txt");
+        assertThat(download.getAttribute("href")).isEqualTo(QueueApi.BASE + "/api/admin/mails/" + hostile.getId() + "/attachments/0");
+        assertThat(QueueApi.getAs(TestUser.ADMIN, QueueApi.BASE, "/api/admin/mails/" + hostile.getId() + "/attachments/0").body())
+                .isEqualTo("attached");
+        screenshot("detail-html");
         assertThat(browser.findElement(By.id("mail-html")).getAttribute("sandbox")).isEmpty();
         browser.switchTo().frame(browser.findElement(By.id("mail-html")));
         try {
