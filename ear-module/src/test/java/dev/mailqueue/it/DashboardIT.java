@@ -254,7 +254,7 @@ class DashboardIT extends QueueServerIT {
         assertThat(download.getAttribute("href")).isEqualTo(QueueApi.BASE + "/api/admin/mails/" + hostile.getId() + "/attachments/0");
         assertThat(QueueApi.getAs(TestUser.ADMIN, QueueApi.BASE, "/api/admin/mails/" + hostile.getId() + "/attachments/0").body())
                 .isEqualTo("attached");
-        screenshot("detail-html");
+        screenshotWhole("detail-html");
         assertThat(browser.findElement(By.id("mail-html")).getAttribute("sandbox")).isEmpty();
         browser.switchTo().frame(browser.findElement(By.id("mail-html")));
         try {
