@@ -173,7 +173,15 @@ class AdminApiIT extends QueueServerIT {
         assertThat(((Number) stats.get("oldestQueuedSeconds")).longValue()).isGreaterThanOrEqualTo(0);
         assertThat((List<?>) stats.get("accounts")).as("per SMTP account, the default one among them")
                 .anySatisfy(a -> assertThat(((Map<?, ?>) a).get("account")).isEqualTo("mailqueue"));
-        assertThat(stats).containsKeys("topFailureReasons", "hours", "generatedAt");
+        assertThat(stats).containsKeys("topFailureReasons", "hours", "generatedAt", "dispatchPaused", "pausedAccounts");
+
+        Map<String, Object> week = QueueApi.jsonObject(QueueApi.getAs(TestUser.ADMIN, QueueApi.BASE,
+                "/api/admin/statistics/series?range=week&account=mailqueue").body());
+        assertThat(week).containsEntry("range", "week").containsEntry("account", "mailqueue");
+        assertThat((List<?>) week.get("buckets")).hasSize(168).last().satisfies(b ->
+                assertThat(((Number) ((Map<?, ?>) b).get("queued")).longValue()).isGreaterThanOrEqualTo(2));
+        assertThat(QueueApi.getAs(TestUser.ADMIN, QueueApi.BASE, "/api/admin/statistics/series?range=day").body())
+                .contains("\"field\":\"range\"");
     }
 
     @Test

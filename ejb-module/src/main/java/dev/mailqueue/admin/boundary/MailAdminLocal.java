@@ -5,6 +5,7 @@ import dev.mailqueue.api.MailAdmin;
 import dev.mailqueue.api.MailDetail;
 import dev.mailqueue.api.MailNotFoundException;
 import dev.mailqueue.queue.control.EventRecord;
+import dev.mailqueue.queue.control.SeriesStore;
 import jakarta.ejb.Local;
 
 import java.util.List;
@@ -39,6 +40,25 @@ public interface MailAdminLocal extends MailAdmin {
      * @throws MailNotFoundException when there is no such mail
      */
     List<EventRecord> events(long id) throws MailNotFoundException;
+
+    /**
+     * @param range   {@code hour} (60 one-minute buckets) or {@code week} (168 one-hour buckets); null for hour
+     * @param account an SMTP account, or null for all mail
+     * @return the chart data: per bucket, oldest first, the last one holding now
+     * @throws InvalidFilterException naming {@code range} or {@code account} when it is not one
+     */
+    Series series(String range, String account) throws InvalidFilterException;
+
+    /**
+     * Chart data.
+     *
+     * @param range         {@code hour} or {@code week}
+     * @param bucketSeconds a bucket's width
+     * @param account       the account it is limited to, or null
+     * @param buckets       the buckets, oldest first
+     */
+    record Series(String range, int bucketSeconds, String account, List<SeriesStore.Bucket> buckets) {
+    }
 
     /**
      * One attachment with its bytes.

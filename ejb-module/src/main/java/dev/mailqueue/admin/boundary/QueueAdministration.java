@@ -1,5 +1,6 @@
 package dev.mailqueue.admin.boundary;
 
+import dev.mailqueue.account.control.Accounts;
 import dev.mailqueue.admin.control.BulkActions;
 import dev.mailqueue.admin.control.FilterRules;
 import dev.mailqueue.admin.control.MailSearch;
@@ -27,6 +28,7 @@ import dev.mailqueue.mail.entity.Utc;
 import dev.mailqueue.queue.control.DispatchPauseStore;
 import dev.mailqueue.queue.control.EventRecord;
 import dev.mailqueue.queue.control.OperatorStore;
+import dev.mailqueue.queue.control.SeriesStore;
 import dev.mailqueue.queue.control.SuppressionStore;
 import jakarta.annotation.Resource;
 import jakarta.annotation.security.DeclareRoles;
@@ -89,6 +91,12 @@ public class QueueAdministration implements MailAdminLocal, MailAdminRemote {
 
     @Inject
     DispatchPauseStore pauses;
+
+    @Inject
+    SeriesStore series;
+
+    @Inject
+    Accounts accounts;
 
     @Inject
     MailFactory factory;
@@ -178,6 +186,24 @@ public class QueueAdministration implements MailAdminLocal, MailAdminRemote {
             throw new MailNotFoundException(id);
         }
         return events.eventsOf(id);
+    }
+
+    @Override
+    public Series series(String range, String account) throws InvalidFilterException {
+        List<FieldError> errors = new ArrayList<>();
+        Optional<SeriesStore.Range> r = range == null ? Optional.of(SeriesStore.Range.HOUR) : SeriesStore.Range.of(range);
+        if (r.isEmpty()) {
+            errors.add(new FieldError("range", "must be hour or week"));
+        }
+        if (account != null && !account.matches(MailLimits.ACCOUNT_NAME)) {
+            errors.add(new FieldError("account", "is not an SMTP account name (A-Z a-z 0-9 _ -, 1 to 64 characters)"));
+        }
+        if (!errors.isEmpty()) {
+            throw new InvalidFilterException(errors);
+        }
+        SeriesStore.Range chosen = r.get();
+        return new Series(chosen.wireName(), chosen.bucketSeconds(), account, series.read(chosen, account,
+                account != null && account.equals(accounts.defaultAccount().name()), Instant.now()));
     }
 
     @Override

@@ -66,6 +66,27 @@ public enum DatabaseKind {
     }
 
     /**
+     * @param time    a TIMESTAMP expression of the query, at or after the start
+     * @param seconds the width of a bucket, 1 or more
+     * @return an integer expression: which bucket of that width, counted from 0 at the start, the time falls
+     *         in (whole seconds since the start, divided by the width, rounded down); the start is its one
+     *         {@code ?}, a TIMESTAMP at a whole second
+     */
+    public String bucketOf(String time, int seconds) {
+        if (seconds < 1) {
+            throw new IllegalArgumentException("seconds must be 1 or more, was " + seconds);
+        }
+        return switch (this) {
+            case DERBY -> "({fn TIMESTAMPDIFF(SQL_TSI_SECOND, CAST(? AS TIMESTAMP), " + time + ")} / " + seconds + ")";
+            case POSTGRESQL -> "CAST(FLOOR(EXTRACT(EPOCH FROM (" + time + " - CAST(? AS TIMESTAMP))) / " + seconds
+                    + ") AS BIGINT)";
+            case MARIADB -> "(TIMESTAMPDIFF(SECOND, ?, " + time + ") DIV " + seconds + ")";
+            case SQLSERVER -> "(DATEDIFF(SECOND, ?, " + time + ") / " + seconds + ")";
+            case ORACLE -> "FLOOR(ROUND((CAST(" + time + " AS DATE) - CAST(? AS DATE)) * 86400) / " + seconds + ")";
+        };
+    }
+
+    /**
      * @param productName {@link java.sql.DatabaseMetaData#getDatabaseProductName()}
      * @return the kind
      * @throws IllegalArgumentException when the queue has no schema for that database (e.g. MySQL,

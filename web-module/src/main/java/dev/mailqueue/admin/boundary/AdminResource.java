@@ -13,12 +13,15 @@ import dev.mailqueue.api.QueueStatistics;
 import dev.mailqueue.api.SuppressionView;
 import dev.mailqueue.http.control.Downloads;
 import dev.mailqueue.mail.boundary.Problem;
+import dev.mailqueue.queue.control.SeriesStore;
 import dev.mailqueue.webhook.control.EventJson;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.json.Json;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -206,6 +209,35 @@ public class AdminResource {
             + " last 24 hours, age of the oldest queued mail (s), top failure reasons, per SMTP account.")
     public QueueStatistics statistics() {
         return admin.statistics();
+    }
+
+    /**
+     * @return chart data: {@code {"range", "bucketSeconds", "account", "buckets": [{"start", "sent", "failed",
+     *         "deferred", "queued"}]}}, oldest bucket first, the last one holding now
+     * @throws InvalidFilterException naming {@code range} or {@code account} (400)
+     */
+    @GET
+    @Path("statistics/series")
+    @Operation(summary = "Chart data per minute or hour", description = "range=hour: 60 one-minute buckets (the"
+            + " default); range=week: 168 one-hour buckets; the last holds now. Per bucket: attempts that sent, failed"
+            + " for good and were deferred, and the mails waiting at its end. account=<name> limits it to one SMTP"
+            + " account.")
+    public JsonObject series(@QueryParam("range") String range, @QueryParam("account") String account)
+            throws InvalidFilterException {
+        MailAdminLocal.Series series = admin.series(range, account);
+        JsonArrayBuilder buckets = Json.createArrayBuilder();
+        for (SeriesStore.Bucket b : series.buckets()) {
+            buckets.add(Json.createObjectBuilder().add("start", b.start().toString()).add("sent", b.sent())
+                    .add("failed", b.failed()).add("deferred", b.deferred()).add("queued", b.queued()));
+        }
+        JsonObjectBuilder answer = Json.createObjectBuilder().add("range", series.range())
+                .add("bucketSeconds", series.bucketSeconds());
+        if (series.account() == null) {
+            answer.addNull("account");
+        } else {
+            answer.add("account", series.account());
+        }
+        return answer.add("buckets", buckets).build();
     }
 
     /**
