@@ -25,6 +25,7 @@ import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 import java.io.File;
@@ -144,7 +145,15 @@ class DashboardIT extends QueueServerIT {
         show("#/");
         wait.until(d -> !d.findElements(By.cssSelector("#charts svg")).isEmpty());
         assertThat(Long.parseLong(text("#count-FAILED"))).isGreaterThanOrEqualTo(1);
+        assertThat(browser.findElements(By.cssSelector("#charts svg[role=img] title"))).as("mails per minute, queue depth")
+                .hasSize(2);
         screenshot("overview");
+        // the charts' text alternative: their numbers as a table, a row a minute, then a row an hour for 7 days
+        browser.findElement(By.id("chart-table-toggle")).click();
+        assertThat(browser.findElements(By.cssSelector("#chart-table tbody tr"))).hasSize(60);
+        new Select(browser.findElement(By.id("chart-range"))).selectByValue("week");
+        wait.until(d -> d.findElements(By.cssSelector("#chart-table tbody tr")).size() == 168);
+        browser.findElement(By.id("chart-table-toggle")).click();
         screenshotWhole("overview-whole");
 
         show("#/mails");
