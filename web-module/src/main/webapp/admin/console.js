@@ -14,7 +14,7 @@
 'use strict';
 
 const REFRESH_MS = 5000;
-const DETAIL_REFRESH_MS = 2000;
+const DETAIL_REFRESH_MS = 1000;
 const STATUSES = ['QUEUED', 'SENDING', 'SENT', 'FAILED', 'CANCELLED', 'EXPIRED', 'HELD', 'SUPPRESSED'];
 const REQUEUEABLE = ['FAILED', 'EXPIRED', 'HELD', 'CANCELLED'];
 const CANCELLABLE = ['QUEUED', 'HELD'];
@@ -566,7 +566,9 @@ async function showMail(id) {
         fillMail(mail, attempts, events, full);
         loaded();
         if (UNSETTLED.includes(mail.status)) {
-            again('mail', () => showMail(id), DETAIL_REFRESH_MS);
+            // soon while it is due or being sent, at the overview's pace while it waits for later
+            const due = mail.status === 'SENDING' || !mail.notBefore || Date.parse(mail.notBefore) <= Date.now();
+            again('mail', () => showMail(id), due ? DETAIL_REFRESH_MS : REFRESH_MS);
         }
     } catch (e) {
         fail('Mail ' + id + ': ' + e.message);
@@ -798,11 +800,15 @@ async function refreshBanner() {
         parts.push('Paused campaigns: ' + stats.pausedCampaigns.join(', ') + '.');
     }
     const banner = document.getElementById('paused-banner');
-    banner.replaceChildren();
-    if (parts.length) {
-        banner.append(parts.join(' ') + ' ', el('a', {href: '#/dispatch'}, 'Pause and resume'));
+    const text = parts.join(' ');
+    if (banner.dataset.text !== text) { // rebuilt only when it changes: a keyboard user's focus stays on its link
+        banner.dataset.text = text;
+        banner.replaceChildren();
+        if (text) {
+            banner.append(text + ' ', el('a', {href: '#/dispatch'}, 'Pause and resume'));
+        }
+        banner.hidden = !text;
     }
-    banner.hidden = parts.length === 0;
 }
 
 async function bannerLoop() {

@@ -175,7 +175,7 @@ class DashboardIT extends QueueServerIT {
         screenshotWhole("detail-whole");
 
         browser.findElement(By.cssSelector("#mail-actions button.requeue")).click();
-        // the page reads the mail again every 2 s while it is QUEUED or SENDING
+        // the page reads the mail again every second while it is due or SENDING
         wait.until(d -> text("#mail-status").equals("SENT"));
         assertThat(QueueApi.find(doomed.getId()).getStatus()).isEqualTo(MailStatus.SENT);
         assertThat(text("#mail-attempts tbody")).contains("550 refused by the probe").contains("SENT");
@@ -227,12 +227,15 @@ class DashboardIT extends QueueServerIT {
             screenshot("pause");
 
             show("#/mails/" + held.getId());
-            sleep(Duration.ofSeconds(3)); // six dispatch intervals of the test server
+            sleep(Duration.ofSeconds(2)); // four dispatch intervals of the test server
             assertThat(text("#mail-status")).isEqualTo("QUEUED");
             assertThat(text("#mail-attempts tbody")).isEqualTo("no attempt yet");
             assertThat(text("#paused-banner")).contains("mailqueue");
 
-            browser.findElement(By.cssSelector("#paused-banner a")).click();
+            wait.until(d -> {
+                d.findElement(By.cssSelector("#paused-banner a")).click();
+                return true;
+            });
             waitLoaded("dispatch");
             wait.until(ExpectedConditions.elementToBeClickable(By.id("account-mailqueue"))).click();
             wait.until(d -> !text("#paused-banner").contains("mailqueue"));
