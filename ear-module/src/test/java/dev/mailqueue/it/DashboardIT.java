@@ -220,7 +220,7 @@ class DashboardIT extends QueueServerIT {
                 "the server has no /api/admin/dispatch yet");
         try {
             show("#/dispatch");
-            wait.until(ExpectedConditions.elementToBeClickable(By.id("account-mailqueue"))).click();
+            click(By.id("account-mailqueue"));
             wait.until(d -> text("#paused-banner").contains("Paused accounts: mailqueue"));
             EnqueueReceipt held = QueueApi.enqueue(new MailRequest().from("alice@sender.example")
                     .to("dash-paused@to.example").subject("waits for the resume").text("x").account("mailqueue"));
@@ -232,12 +232,9 @@ class DashboardIT extends QueueServerIT {
             assertThat(text("#mail-attempts tbody")).isEqualTo("no attempt yet");
             assertThat(text("#paused-banner")).contains("mailqueue");
 
-            wait.until(d -> {
-                d.findElement(By.cssSelector("#paused-banner a")).click();
-                return true;
-            });
+            click(By.cssSelector("#paused-banner a"));
             waitLoaded("dispatch");
-            wait.until(ExpectedConditions.elementToBeClickable(By.id("account-mailqueue"))).click();
+            click(By.id("account-mailqueue"));
             wait.until(d -> !text("#paused-banner").contains("mailqueue"));
             assertThat(QueueApi.awaitStatus(held.getId(), MailStatus.SENT, Duration.ofSeconds(20)).getStatus())
                     .isEqualTo(MailStatus.SENT);
@@ -261,9 +258,8 @@ class DashboardIT extends QueueServerIT {
         String srcdoc = browser.findElement(By.id("mail-html")).getAttribute("srcdoc");
         assumeTrue(srcdoc != null && !srcdoc.isEmpty(), "the server has no /api/admin/mails/{id} with the HTML body yet");
         assertThat(text("#mail-text")).isEqualTo("the text body");
-        WebElement download = browser.findElement(By.cssSelector("#mail-attachments a"));
-        assertThat(download.getText()).isEqualTo("notes.txt");
-        assertThat(download.getAttribute("href")).isEqualTo(QueueApi.BASE + "/api/admin/mails/" + hostile.getId() + "/attachments/0");
+        assertThat(text("#mail-attachments a")).isEqualTo("notes.txt");
+        assertThat(wait.until(d -> d.findElement(By.cssSelector("#mail-attachments a")).getAttribute("href"))).isEqualTo(QueueApi.BASE + "/api/admin/mails/" + hostile.getId() + "/attachments/0");
         assertThat(QueueApi.getAs(TestUser.ADMIN, QueueApi.BASE, "/api/admin/mails/" + hostile.getId() + "/attachments/0").body())
                 .isEqualTo("attached");
         screenshotWhole("detail-html");
@@ -332,8 +328,17 @@ class DashboardIT extends QueueServerIT {
         });
     }
 
+    /** Clicks the element; found again when the page redrew it meanwhile. */
+    private static void click(By element) {
+        wait.until(d -> {
+            d.findElement(element).click();
+            return true;
+        });
+    }
+
+    /** The element's text; looked up again when the page redrew it meanwhile (the wait ignores stale elements). */
     private static String text(String css) {
-        return browser.findElement(By.cssSelector(css)).getText();
+        return wait.until(d -> d.findElement(By.cssSelector(css)).getText());
     }
 
     private static void screenshot(String name) throws IOException {
