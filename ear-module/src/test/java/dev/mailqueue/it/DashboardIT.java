@@ -259,7 +259,7 @@ class DashboardIT extends QueueServerIT {
         assumeTrue(srcdoc != null && !srcdoc.isEmpty(), "the server has no /api/admin/mails/{id} with the HTML body yet");
         assertThat(text("#mail-text")).isEqualTo("the text body");
         assertThat(text("#mail-attachments a")).isEqualTo("notes.txt");
-        assertThat(wait.until(d -> d.findElement(By.cssSelector("#mail-attachments a")).getAttribute("href"))).isEqualTo(QueueApi.BASE + "/api/admin/mails/" + hostile.getId() + "/attachments/0");
+        assertThat(attribute("#mail-attachments a", "href")).isEqualTo(QueueApi.BASE + "/api/admin/mails/" + hostile.getId() + "/attachments/0");
         assertThat(QueueApi.getAs(TestUser.ADMIN, QueueApi.BASE, "/api/admin/mails/" + hostile.getId() + "/attachments/0").body())
                 .isEqualTo("attached");
         screenshotWhole("detail-html");
@@ -334,6 +334,11 @@ class DashboardIT extends QueueServerIT {
             d.findElement(element).click();
             return true;
         });
+    }
+
+    /** The element's attribute; looked up again when the page redrew it meanwhile. */
+    private static String attribute(String css, String name) {
+        return wait.until(d -> d.findElement(By.cssSelector(css)).getAttribute(name));
     }
 
     /** The element's text; looked up again when the page redrew it meanwhile (the wait ignores stale elements). */
