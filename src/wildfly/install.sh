@@ -7,7 +7,8 @@
 # <jar dir> holds eclipselink.jar and the drivers (derby.jar, derbyshared.jar, derbytools.jar,
 # postgresql.jar, mariadb-java-client.jar). Further CLI files (e.g. more SMTP accounts, as mail sessions
 # java:/mail/<account>) are applied after the queue's own. Users come from the environment, as on Liberty:
-# MAILQUEUE_ADMIN_USER/_PASSWORD (role mail-admin), MAILQUEUE_SENDER_USER/_PASSWORD (role mail-sender);
+# MAILQUEUE_ADMIN_USER/_PASSWORD (role mail-admin), MAILQUEUE_SENDER_USER/_PASSWORD (role mail-sender),
+# MAILQUEUE_VIEWER_USER/_PASSWORD (role mail-viewer);
 # a user whose password is unset is not added. WildFly's ApplicationRealm holds them, the role as a group
 # of the same name (Liberty maps its groups to the roles in server.xml instead).
 set -euo pipefail
@@ -82,7 +83,9 @@ add_user() { # user, password, role (empty: a user with no role)
 }
 add_user "${MAILQUEUE_ADMIN_USER:-admin}" "${MAILQUEUE_ADMIN_PASSWORD:-}" mail-admin
 add_user "${MAILQUEUE_SENDER_USER:-sender}" "${MAILQUEUE_SENDER_PASSWORD:-}" mail-sender
-# More users: MAILQUEUE_MORE_USERS="name:password:role name2:password2:" (role mail-sender, mail-admin or empty).
+add_user "${MAILQUEUE_VIEWER_USER:-viewer}" "${MAILQUEUE_VIEWER_PASSWORD:-}" mail-viewer
+# More users: MAILQUEUE_MORE_USERS="name:password:role name2:password2:" (role mail-sender, mail-admin,
+# mail-viewer or empty).
 for entry in ${MAILQUEUE_MORE_USERS:-}; do
     IFS=: read -r name password role <<< "$entry"
     add_user "$name" "$password" "$role"

@@ -239,11 +239,32 @@ class AdminApiIT extends QueueServerIT {
         assertThat(file.headers().firstValue("Content-Disposition"))
                 .hasValue("attachment; filename*=UTF-8''Gr%C3%BC%C3%9Fe%3B%20%22M%C3%A4rz%22.txt");
         assertThat(file.headers().firstValue("X-Content-Type-Options")).hasValue("nosniff");
-        for (String missing : List.of(mail.getId() + "/attachments/1", "999999999/attachments/0", "999999999")) {
+        HttpResponse<String> events = QueueApi.getAs(TestUser.ADMIN, QueueApi.BASE, "/api/admin/mails/" + mail.getId() + "/events");
+        assertThat(events.statusCode()).as(events.body()).isEqualTo(200);
+        assertThat(events.body()).startsWith("[");
+        for (String missing : List.of(mail.getId() + "/attachments/1", "999999999/attachments/0", "999999999",
+                "999999999/events")) {
             HttpResponse<String> none = QueueApi.getAs(TestUser.ADMIN, QueueApi.BASE, "/api/admin/mails/" + missing);
             assertThat(none.statusCode()).as(missing).isEqualTo(404);
             assertThat(none.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("application/problem+json"));
         }
+    }
+
+    @Test
+    void aViewerReadsTheConsoleAndMayNotAct() {
+        for (String path : List.of("/api/admin/statistics", "/api/admin/dispatch", "/api/admin/mails?size=1",
+                "/api/admin/statistics/series?range=hour", "/admin/")) {
+            HttpResponse<String> read = QueueApi.getAs(TestUser.VIEWER, QueueApi.BASE, path);
+            assertThat(read.statusCode()).as(path + ": " + read.body()).isEqualTo(200);
+        }
+        for (String path : List.of("/api/admin/dispatch/pause", "/api/admin/accounts/mailqueue/pause")) {
+            HttpResponse<String> refused = QueueApi.sendAs(TestUser.VIEWER, "POST", path);
+            assertThat(refused.statusCode()).as(path).isEqualTo(403);
+        }
+        assertThat(QueueApi.postAs(TestUser.VIEWER, QueueApi.BASE, "/api/admin/mails/cancel", "{\"recipient\":\"x\"}")
+                .statusCode()).isEqualTo(403);
+        assertThat(QueueApi.getAs(TestUser.ADMIN, QueueApi.BASE, "/api/admin/dispatch").body())
+                .as("nothing paused").doesNotContain("\"paused\":true");
     }
 
     /** Leaves a QUEUED mail FAILED after one attempt the SMTP server answered with {@code code}. */

@@ -18,6 +18,8 @@ record TestUser(String name, String password) {
     static final TestUser SENDER = new TestUser("sender", "it-sender-pw");
     /** Group mail-senders too, but may send only as only@other.example. */
     static final TestUser OTHER_SENDER = new TestUser("other-sender", "it-other-pw");
+    /** Group mail-viewers: role mail-viewer, reads the operator's API and console, changes nothing. */
+    static final TestUser VIEWER = new TestUser("viewer", "it-viewer-pw");
     /** Authenticated, but in no group: no role. */
     static final TestUser NOBODY = new TestUser("nobody", "it-nobody-pw");
 

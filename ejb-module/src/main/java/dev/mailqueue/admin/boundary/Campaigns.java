@@ -21,11 +21,11 @@ import java.util.logging.Logger;
 /**
  * A campaign's mail as one: its counts per status, pause and resume (shared by every server: the claim
  * leaves a paused campaign's QUEUED mail alone, no attempt spent), and cancel of everything still waiting
- * (QUEUED or HELD), each with a {@code cancelled} event. Role {@code mail-admin}; each action is logged
- * with the operator's name.
+ * (QUEUED or HELD), each with a {@code cancelled} event. Role {@code mail-admin} ({@code mail-viewer} may
+ * read a campaign's state); each action is logged with the operator's name.
  */
 @Stateless
-@DeclareRoles({Roles.SENDER, Roles.ADMIN})
+@DeclareRoles({Roles.SENDER, Roles.ADMIN, Roles.VIEWER})
 @RolesAllowed(Roles.ADMIN)
 public class Campaigns {
 
@@ -53,6 +53,7 @@ public class Campaigns {
      * @return its state
      * @throws InvalidFilterException when the name is not a campaign name ({@link MailLimits#CAMPAIGN_NAME})
      */
+    @RolesAllowed({Roles.ADMIN, Roles.VIEWER})
     public CampaignState state(String name) throws InvalidFilterException {
         check(name);
         return state(name, null);

@@ -25,10 +25,10 @@ import java.util.logging.Logger;
  * Pausing and resuming dispatch, for the whole queue or one SMTP account, on every server at once (the
  * pauses are rows the claim reads): paused mail waits QUEUED, no attempt spent; mail already claimed
  * finishes. A repeat changes nothing. Each change is logged with the operator's name. Role
- * {@code mail-admin}.
+ * {@code mail-admin}; {@code mail-viewer} may read the state.
  */
 @Stateless
-@DeclareRoles({Roles.SENDER, Roles.ADMIN})
+@DeclareRoles({Roles.SENDER, Roles.ADMIN, Roles.VIEWER})
 @RolesAllowed(Roles.ADMIN)
 public class DispatchPauses {
 
@@ -73,6 +73,7 @@ public class DispatchPauses {
     }
 
     /** @return the queue's and every account's pause */
+    @RolesAllowed({Roles.ADMIN, Roles.VIEWER})
     public DispatchState state() {
         Pause queue = null;
         Map<String, Pause> paused = new LinkedHashMap<>();

@@ -52,14 +52,14 @@ import java.util.logging.Logger;
 
 /**
  * The operator's facade ({@link dev.mailqueue.api.MailAdmin}): search, requeue, cancel, delete, attempt
- * logs and statistics. Only {@code mail-admin} may call it. A filter's criteria are checked first
+ * logs and statistics. Only {@code mail-admin} may call it; {@code mail-viewer} may call what only reads. A filter's criteria are checked first
  * ({@link FilterRules}: a blank or unstorable criterion is an {@link InvalidFilterException} naming it).
  * Actions on one mail join the caller's transaction (REQUIRED); bulk actions run in chunks of 500 mails,
  * each committed on its own ({@link BulkActions}), and are logged with the operator's name and the rows
  * changed.
  */
 @Stateless
-@DeclareRoles({Roles.SENDER, Roles.ADMIN})
+@DeclareRoles({Roles.SENDER, Roles.ADMIN, Roles.VIEWER})
 @RolesAllowed(Roles.ADMIN)
 public class QueueAdministration implements MailAdminLocal, MailAdminRemote {
 
@@ -108,6 +108,7 @@ public class QueueAdministration implements MailAdminLocal, MailAdminRemote {
     SessionContext context;
 
     @Override
+    @RolesAllowed({Roles.ADMIN, Roles.VIEWER})
     public MailPage search(MailFilter filter, int page, int size, String sort) throws InvalidFilterException {
         return MailSearch.page(em, filter == null ? new MailFilter() : filter, page, size, sort);
     }
@@ -166,21 +167,25 @@ public class QueueAdministration implements MailAdminLocal, MailAdminRemote {
     }
 
     @Override
+    @RolesAllowed({Roles.ADMIN, Roles.VIEWER})
     public List<AttemptView> attempts(long id) throws MailNotFoundException {
         return find(id).getAttempts();
     }
 
     @Override
+    @RolesAllowed({Roles.ADMIN, Roles.VIEWER})
     public MailDetail detail(long id) throws MailNotFoundException {
         return views.detail(id).orElseThrow(() -> new MailNotFoundException(id));
     }
 
     @Override
+    @RolesAllowed({Roles.ADMIN, Roles.VIEWER})
     public Optional<AttachmentFile> attachment(long id, int index) throws MailNotFoundException {
         return views.attachment(id, index).map(a -> new AttachmentFile(a.getFilename(), a.getContentType(), a.getContent()));
     }
 
     @Override
+    @RolesAllowed({Roles.ADMIN, Roles.VIEWER})
     public List<EventRecord> events(long id) throws MailNotFoundException {
         if (em.find(MailMessage.class, id) == null) {
             throw new MailNotFoundException(id);
@@ -189,6 +194,7 @@ public class QueueAdministration implements MailAdminLocal, MailAdminRemote {
     }
 
     @Override
+    @RolesAllowed({Roles.ADMIN, Roles.VIEWER})
     public Series series(String range, String account) throws InvalidFilterException {
         List<FieldError> errors = new ArrayList<>();
         Optional<SeriesStore.Range> r = range == null ? Optional.of(SeriesStore.Range.HOUR) : SeriesStore.Range.of(range);
@@ -207,6 +213,7 @@ public class QueueAdministration implements MailAdminLocal, MailAdminRemote {
     }
 
     @Override
+    @RolesAllowed({Roles.ADMIN, Roles.VIEWER})
     public QueueStatistics statistics() {
         QueueStatistics stats = StatisticsReader.read(em, Utc.now());
         stats.setPausedCampaigns(campaigns.paused());
@@ -272,6 +279,7 @@ public class QueueAdministration implements MailAdminLocal, MailAdminRemote {
 
 
     @Override
+    @RolesAllowed({Roles.ADMIN, Roles.VIEWER})
     public List<SuppressionView> suppressions(String addressContains, int page, int size) throws InvalidFilterException {
         List<FieldError> errors = new ArrayList<>();
         if (page < 0 || page > 1_000_000) {
@@ -287,6 +295,7 @@ public class QueueAdministration implements MailAdminLocal, MailAdminRemote {
     }
 
     @Override
+    @RolesAllowed({Roles.ADMIN, Roles.VIEWER})
     public SuppressionView suppression(String address, String list) throws InvalidFilterException {
         checkSuppression(address, list, null);
         SuppressionStore.Entry entry = suppressions.suppressing(address, list);

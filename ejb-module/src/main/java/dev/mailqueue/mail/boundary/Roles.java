@@ -9,6 +9,9 @@ public final class Roles {
     /** May do everything: any mail, the admin API and dashboard, any From address. */
     public static final String ADMIN = "mail-admin";
 
+    /** May read what an administrator reads (the admin API's GETs, the console), and change nothing. */
+    public static final String VIEWER = "mail-viewer";
+
     /**
      * The identity background work runs as ({@code @RunAs}): the dispatch timer starts batch jobs as it,
      * since Liberty's batch container refuses jobs to an unauthenticated caller. Grants nothing else.

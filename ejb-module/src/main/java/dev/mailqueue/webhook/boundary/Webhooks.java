@@ -20,10 +20,10 @@ import java.util.Set;
 /**
  * The webhook endpoints as an operator sees them: configuration (never the secret) with the health the
  * servers share, each endpoint's delivery log, redelivery of one event, and enabling an endpoint that was
- * disabled for failing too long. Role {@code mail-admin}.
+ * disabled for failing too long. Role {@code mail-admin}; {@code mail-viewer} may read.
  */
 @Stateless
-@DeclareRoles({Roles.SENDER, Roles.ADMIN})
+@DeclareRoles({Roles.SENDER, Roles.ADMIN, Roles.VIEWER})
 @RolesAllowed(Roles.ADMIN)
 public class Webhooks {
 
@@ -51,6 +51,7 @@ public class Webhooks {
     }
 
     /** @return every configured endpoint, in configuration order */
+    @RolesAllowed({Roles.ADMIN, Roles.VIEWER})
     public List<EndpointView> endpoints() {
         List<EndpointView> views = new ArrayList<>();
         for (WebhookEndpoint e : settings.endpoints()) {
@@ -60,6 +61,7 @@ public class Webhooks {
     }
 
     /** @return the endpoint, or empty when none is configured by that name */
+    @RolesAllowed({Roles.ADMIN, Roles.VIEWER})
     public Optional<EndpointView> endpoint(String name) {
         return endpoints().stream().filter(v -> v.endpoint().name().equals(name)).findFirst();
     }
@@ -72,6 +74,7 @@ public class Webhooks {
      * @return one page of its delivery log, newest event first
      * @throws InvalidFilterException naming a bad status, page or size
      */
+    @RolesAllowed({Roles.ADMIN, Roles.VIEWER})
     public List<EventStore.Delivery> deliveries(String name, String status, int page, int size) throws InvalidFilterException {
         List<FieldError> errors = new ArrayList<>();
         if (status != null && !STATUSES.contains(status)) {

@@ -47,16 +47,16 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code /api/admin}: the operator's API, role {@code mail-admin} only (web.xml and the EJB). Search
- * mails by filter with paging and sorting; requeue, cancel or delete one mail or every mail a filter
- * matches (bulk actions answer how many rows they changed); read one mail's attempt log; read the
- * queue's statistics. Errors are problem details: 400 for a bad filter, 404 for an unknown mail, 409
+ * {@code /api/admin}: the operator's API, role {@code mail-admin}; its GETs also {@code mail-viewer}
+ * (web.xml and the EJB). Search mails by filter with paging and sorting; requeue, cancel or delete one
+ * mail or every mail a filter matches (bulk actions answer how many rows they changed); read one mail in
+ * full, its attempt log and events, download its attachments; read the queue's statistics and chart data. Errors are problem details: 400 for a bad filter, 404 for an unknown mail, 409
  * for an action the mail's status forbids.
  */
 @Path("admin")
 @RequestScoped
 @Produces(MediaType.APPLICATION_JSON)
-@Tag(name = "admin", description = "Operating the queue (role mail-admin)")
+@Tag(name = "admin", description = "Operating the queue (role mail-admin; reading also mail-viewer)")
 public class AdminResource {
 
     @EJB

@@ -18,7 +18,8 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  * {@code /api/admin/dispatch}: whether dispatch of the whole queue and of each SMTP account is paused,
  * and pause and resume of the whole queue, on every server at once. Every answer is
  * {@code {"paused", "pausedAt", "pausedBy", "accounts": [{"name", "paused", "pausedAt", "pausedBy",
- * "default", "configured"}]}} (see {@link #json}). Role {@code mail-admin}.
+ * "default", "configured"}]}} (see {@link #json}). Role {@code mail-admin}; the GET also
+ * {@code mail-viewer}.
  */
 @Path("admin/dispatch")
 @RequestScoped
