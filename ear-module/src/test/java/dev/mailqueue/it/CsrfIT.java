@@ -77,7 +77,7 @@ class CsrfIT extends QueueServerIT {
 
     @Test
     void theConsoleCannotBeFramed() {
-        for (String path : new String[]{"/admin/", "/admin/dashboard.js", "/api/admin/statistics"}) {
+        for (String path : new String[]{"/admin/", "/admin/console.js", "/api/admin/statistics"}) {
             HttpResponse<String> response = QueueApi.getAs(TestUser.ADMIN, QueueApi.BASE, path);
             assertThat(response.statusCode()).as(path).isEqualTo(200);
             assertThat(response.headers().firstValue("Content-Security-Policy")).as(path)
