@@ -20,8 +20,8 @@ const REQUEUEABLE = ['FAILED', 'EXPIRED', 'HELD', 'CANCELLED'];
 const CANCELLABLE = ['QUEUED', 'HELD'];
 const UNSETTLED = ['QUEUED', 'SENDING'];
 /** The search's text criteria, as the API names them (the form's input names are the same). */
-const TEXT_CRITERIA = ['recipient', 'sender', 'enqueuedBy', 'errorText', 'campaign', 'tag', 'reference',
-    'createdFrom', 'createdTo', 'bounced'];
+const TEXT_CRITERIA = ['recipient', 'sender', 'subject', 'account', 'enqueuedBy', 'errorText', 'campaign', 'tag',
+    'reference', 'createdFrom', 'createdTo', 'bounced'];
 const SVG = 'http://www.w3.org/2000/svg';
 
 // ---------------------------------------------------------------------------------------------- the API

@@ -6,6 +6,7 @@ import dev.mailqueue.api.MailStatus;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.openqa.selenium.By;
@@ -57,6 +58,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * a PNG under {@code target/screenshots/}. Runs when the build found {@code /usr/bin/chromedriver} (profile
  * {@code browser-tests}), else it is skipped.
  */
+@Tag(QueueServerIT.DATABASE_NEUTRAL)
 class DashboardIT extends QueueServerIT {
 
     private static final String DRIVER = System.getProperty("it.chromedriver", "");
