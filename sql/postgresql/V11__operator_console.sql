@@ -14,8 +14,13 @@ CREATE TABLE dispatch_pause (
     CONSTRAINT dispatch_pause_pk PRIMARY KEY (scope)
 );
 
-CREATE INDEX mail_attempt_finished_ix ON mail_attempt (finished_at);
-CREATE INDEX mail_message_created_ix ON mail_message (created_at);
+-- BRIN, not B-tree, here: PostgreSQL writes an entry into every B-tree index of a table for each
+-- non-HOT update, and a mail's claim, send-started mark and outcome are three such updates (its status is
+-- indexed). A B-tree on CREATED_AT cost the benchmark's dispatch about a third more PostgreSQL CPU per mail
+-- (0.884 -> 1.192 ms; BRIN: 0.940 ms). Rows are appended in time order, so a block range index finds
+-- the recent ones the charts read; its ranges only widen as updated rows move.
+CREATE INDEX mail_attempt_finished_ix ON mail_attempt USING brin (finished_at);
+CREATE INDEX mail_message_created_ix ON mail_message USING brin (created_at);
 -- Partial: a row enters it only on those rare changes (never on a claim or an attempt).
 CREATE INDEX mail_message_settled_ix ON mail_message (status)
     WHERE status IN ('HELD', 'EXPIRED', 'CANCELLED', 'SUPPRESSED');
