@@ -19,6 +19,7 @@ import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.UsernameAndPassword;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
+import org.openqa.selenium.bidi.module.BrowsingContextInspector;
 import org.openqa.selenium.bidi.module.Network;
 import org.openqa.selenium.bidi.network.AddInterceptParameters;
 import org.openqa.selenium.bidi.network.InterceptPhase;
@@ -101,10 +102,17 @@ class DashboardIT extends QueueServerIT {
                     new UsernameAndPassword(TestUser.ADMIN.name(), TestUser.ADMIN.password()));
             loggedIn.countDown();
         }));
-        browser.get(CONSOLE);
-        // No classic command until the login is answered: chromedriver would hold it, and the answer
-        // behind it, until the navigation ends.
-        assertThat(loggedIn.await(30, TimeUnit.SECONDS)).as("the browser asked for a login").isTrue();
+        // No classic command until the page has loaded: chromedriver holds one sent during a navigation,
+        // and every BiDi answer behind it, until the navigation ends; a subresource of the page (its
+        // script) that asks for the login meanwhile would wait for an answer that never comes. So the
+        // test waits for the load event itself, over BiDi.
+        CountDownLatch pageLoaded = new CountDownLatch(1);
+        try (BrowsingContextInspector inspector = new BrowsingContextInspector(browser)) {
+            inspector.onBrowsingContextLoaded(navigation -> pageLoaded.countDown());
+            browser.get(CONSOLE);
+            assertThat(loggedIn.await(30, TimeUnit.SECONDS)).as("the browser asked for a login").isTrue();
+            assertThat(pageLoaded.await(60, TimeUnit.SECONDS)).as("the console loaded").isTrue();
+        }
         // Pages are redrawn every few seconds, so an element found a moment ago may be gone: look again.
         wait = (WebDriverWait) new WebDriverWait(browser, Duration.ofSeconds(30))
                 .ignoring(StaleElementReferenceException.class);
@@ -164,12 +172,14 @@ class DashboardIT extends QueueServerIT {
         browser.findElement(By.cssSelector("#search-form input[name=status][value=FAILED]")).click();
         browser.findElement(By.id("search-button")).click();
         wait.until(ExpectedConditions.urlContains("recipient=" + recipient.replace("@", "%40")));
-        WebElement result = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("result-" + doomed.getId())));
-        assertThat(result.getText()).as("mail text is shown as text").contains("<b>not</b> markup").contains("FAILED");
+        By result = By.id("result-" + doomed.getId());
+        // read again when the table was redrawn meanwhile (the wait ignores a stale element)
+        String row = wait.until(d -> d.findElement(result).isDisplayed() ? d.findElement(result).getText() : null);
+        assertThat(row).as("mail text is shown as text").contains("<b>not</b> markup").contains("FAILED");
         assertThat(text("#search-summary")).isEqualTo("Mails 1 to 1 of 1.");
         screenshot("search");
 
-        result.findElement(By.cssSelector("a.mail-link")).click();
+        click(By.cssSelector("#result-" + doomed.getId() + " a.mail-link"));
         wait.until(ExpectedConditions.urlToBe(CONSOLE + "#/mails/" + doomed.getId()));
         wait.until(d -> text("#mail-attempts tbody").contains("550 refused by the probe"));
         assertThat(text("#mail-status")).isEqualTo("FAILED");
