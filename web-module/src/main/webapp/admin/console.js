@@ -241,11 +241,30 @@ function loaded() {
 // ---------------------------------------------------------------------------------------------- overview
 
 let statistics = null;
+let statisticsRead = null; // the last read of admin/statistics: {at: ms, promise}
+
+/**
+ * The statistics, read again unless a read began less than maxAgeMs ago (the overview and the banner both
+ * show them every REFRESH_MS: one read serves both).
+ */
+function readStatistics(maxAgeMs) {
+    const now = Date.now();
+    if (!statisticsRead || now - statisticsRead.at >= maxAgeMs) {
+        const promise = api('admin/statistics');
+        statisticsRead = {at: now, promise};
+        promise.catch(() => {
+            if (statisticsRead && statisticsRead.promise === promise) {
+                statisticsRead = null; // a failed read is not kept
+            }
+        });
+    }
+    return statisticsRead.promise;
+}
 
 async function showOverview() {
     const mine = generation;
     try {
-        const [stats, newest] = await Promise.all([api('admin/statistics'), api('admin/mails?size=25&sort=id,desc')]);
+        const [stats, newest] = await Promise.all([readStatistics(0), api('admin/mails?size=25&sort=id,desc')]);
         if (mine !== generation) {
             return;
         }
@@ -781,9 +800,12 @@ async function showDispatch() {
     again('dispatch', showDispatch, REFRESH_MS);
 }
 
-/** The banner on every page: what is paused. Reads the dispatch state (when the server has it) and statistics. */
-async function refreshBanner() {
-    const [state, stats] = await Promise.all([optional('admin/dispatch'), api('admin/statistics')]);
+/**
+ * The banner on every page: what is paused. Reads the dispatch state (when the server has it) and the
+ * statistics; the loop takes statistics up to REFRESH_MS old (the overview's), an action's refresh fresh ones.
+ */
+async function refreshBanner(statisticsMaxAgeMs = 0) {
+    const [state, stats] = await Promise.all([optional('admin/dispatch'), readStatistics(statisticsMaxAgeMs)]);
     dispatch = state;
     statistics = stats;
     const parts = [];
@@ -813,7 +835,7 @@ async function refreshBanner() {
 
 async function bannerLoop() {
     try {
-        await refreshBanner();
+        await refreshBanner(REFRESH_MS);
     } catch (e) {
         // the page's own reads say what is wrong
     }

@@ -65,7 +65,7 @@ public class MailViews {
     public Optional<MailView> full(long id) {
         em.clear(); // the store changes rows in SQL: never answer from what this transaction read before
         MailMessage mail = em.find(MailMessage.class, id);
-        return mail == null ? Optional.empty() : Optional.of(fill(new MailView(), mail));
+        return mail == null ? Optional.empty() : Optional.of(fill(new MailView(), mail, recipientRows(id)));
     }
 
     /**
@@ -80,7 +80,8 @@ public class MailViews {
         if (mail == null) {
             return Optional.empty();
         }
-        MailDetail view = fill(new MailDetail(), mail);
+        List<MailRecipient> recipients = recipientRows(id);
+        MailDetail view = fill(new MailDetail(), mail, recipients);
         view.setFromName(mail.getFromName());
         view.setReplyTo(mail.getReplyTo());
         view.setText(mail.getTextBody());
@@ -90,8 +91,7 @@ public class MailViews {
                 .filter(a -> ATTEMPTS.contains(a.getOutcome())).map(AttemptView::getStartedAt).min(Instant::compareTo)
                 .orElse(null));
         Map<String, MailRecipient> rows = new HashMap<>();
-        em.createNamedQuery(MailRecipient.BY_MAILS, MailRecipient.class).setParameter("ids", List.of(id))
-                .getResultList().forEach(r -> rows.put(r.getAddress().toLowerCase(Locale.ROOT), r));
+        recipients.forEach(r -> rows.put(r.getAddress().toLowerCase(Locale.ROOT), r));
         List<RecipientOutcome> outcomes = new ArrayList<>();
         for (AddressView address : view.getAddresses()) {
             if (RECIPIENT_FIELDS.contains(address.getField())) {
@@ -151,7 +151,13 @@ public class MailViews {
         return outcome;
     }
 
-    private <V extends MailView> V fill(V view, MailMessage mail) {
+    /** @return the mail's per-recipient rows (none while every recipient shares the mail's status) */
+    private List<MailRecipient> recipientRows(long id) {
+        return em.createNamedQuery(MailRecipient.BY_MAILS, MailRecipient.class).setParameter("ids", List.of(id))
+                .getResultList();
+    }
+
+    private <V extends MailView> V fill(V view, MailMessage mail, List<MailRecipient> recipients) {
         long id = mail.getId();
         view.setId(mail.getId());
         view.setMessageId(mail.getMessageId());
@@ -179,8 +185,7 @@ public class MailViews {
         view.setTags(tagList(mail.getTags()));
         view.setAttempts(em.createNamedQuery(MailAttempt.BY_MAIL, MailAttempt.class).setParameter("mailId", id)
                 .getResultStream().map(MailViews::attempt).collect(ArrayList::new, List::add, List::addAll));
-        view.setRecipients(em.createNamedQuery(MailRecipient.BY_MAILS, MailRecipient.class)
-                .setParameter("ids", List.of(id)).getResultStream()
+        view.setRecipients(recipients.stream()
                 .map(r -> new RecipientView(r.getAddress(), r.getStatus().name(), r.getReplyCode(),
                         r.getEnhancedStatus(), r.getReplyText())).toList());
         List<AttachmentView> files = new ArrayList<>();

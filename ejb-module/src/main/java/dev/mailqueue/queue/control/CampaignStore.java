@@ -42,7 +42,7 @@ public class CampaignStore {
         return store;
     }
 
-    /** @return the paused campaigns, read on the claim's connection */
+    /** @return the paused campaigns, read on the caller's connection (the claim reads them with the other pauses: {@link DispatchPauseStore}) */
     static List<String> paused(Connection c) throws SQLException {
         try (PreparedStatement s = c.prepareStatement("SELECT CAMPAIGN FROM CAMPAIGN_PAUSE")) {
             List<String> names = new ArrayList<>();
