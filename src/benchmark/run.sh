@@ -46,6 +46,8 @@ psql_cmd=(psql -h 127.0.0.1 -U postgres -d test -X -q -v ON_ERROR_STOP=1)
 say() { printf 'run.sh: %s\n' "$*"; }
 die() { printf 'run.sh: ERROR: %s\n' "$*" >&2; exit 1; }
 port_busy() { ss -ltnH "sport = :$1" | grep -q .; }
+# Clock ticks (10 ms) all CPUs spent busy so far: user, nice, system, irq, softirq of /proc/stat's first line.
+busy_ticks() { awk '/^cpu / {print $2 + $3 + $4 + $7 + $8; exit}' /proc/stat; }
 
 [[ $MAILS =~ ^[1-9][0-9]*$ ]] || die "mails must be a positive number, got '$MAILS'"
 # Debian packages the run needs: wrk (single-request phase), postfix (for smtp-sink; its daemon is not started).
@@ -190,7 +192,7 @@ set +e
 java -Xmx1g "${client_jfr[@]}" -cp "$here/target/classes:$here/target/lib/*" dev.mailqueue.benchmark.Benchmark \
     --mails="$MAILS" --warmup-mails="$WARMUP" --http-connections="$HTTP_CONNECTIONS" \
     --claimers="$CLAIMERS" --dispatch-batch-size="$BATCH_SIZE" --dispatch-interval-ms="$INTERVAL_MS" \
-    --latency-mails="$LATENCY_MAILS" --liberty-pid="${liberty_pid:-0}" \
+    --latency-mails="$LATENCY_MAILS" --liberty-pid="${liberty_pid:-0}" --sink-pid="$sink_pid" \
     --api-url="http://localhost:$HTTP_PORT/api/mails" --smtp-host=127.0.0.1 --smtp-port=$SINK_PORT \
     --sink-log="$out/smtp-sink.log" 2>&1 | tee "$out/client.log" | sed -u '/^=== mailqueue throughput benchmark ===/,$d'
 client_status=${PIPESTATUS[0]}
@@ -219,9 +221,15 @@ done = function(summary, latency, requests)
 end
 LUA
     say "single POST /api/mails: wrk -c $WRK_CONNECTIONS -d ${WRK_SECONDS}s"
+    busy_before=$(busy_ticks)
     wrk -t 2 -c "$WRK_CONNECTIONS" -d "${WRK_SECONDS}s" --latency -s "$out/post.lua" "http://localhost:$HTTP_PORT/api/mails" > "$out/wrk-post.txt" 2>&1 || true
+    post_busy=$(( $(busy_ticks) - busy_before ))
     say "unauthenticated GET /health/live: wrk -c $WRK_CONNECTIONS -d ${WRK_SECONDS}s"
+    busy_before=$(busy_ticks)
     wrk -t 2 -c "$WRK_CONNECTIONS" -d "${WRK_SECONDS}s" --latency "http://localhost:$HTTP_PORT/health/live" > "$out/wrk-get.txt" 2>&1 || true
+    get_busy=$(( $(busy_ticks) - busy_before ))
+    post_requests=$(awk '/ requests in / {print $1}' "$out/wrk-post.txt")
+    get_requests=$(awk '/ requests in / {print $1}' "$out/wrk-get.txt")
     post_rate=$(awk '/^Requests\/sec/ {print $2}' "$out/wrk-post.txt")
     get_rate=$(awk '/^Requests\/sec/ {print $2}' "$out/wrk-get.txt")
     post_p50=$(awk '/^ +50%/ {print $2}' "$out/wrk-post.txt")
@@ -229,10 +237,15 @@ LUA
     post_bad=$(awk '/^non-2xx or errors:/ {print $4}' "$out/wrk-post.txt")
     posted=$("${psql_cmd[@]}" -Atc "SELECT count(*) FROM mailqueue.mail_message WHERE subject = 'single'")
     wrk_figures=$(awk -v p="$post_rate" -v g="$get_rate" -v p50="$post_p50" -v p99="$post_p99" -v bad="$post_bad" \
-        -v posted="$posted" -v c="$WRK_CONNECTIONS" 'BEGIN {
+        -v posted="$posted" -v c="$WRK_CONNECTIONS" -v pb="$post_busy" -v gb="$get_busy" -v pn="${post_requests:-0}" \
+        -v gn="${get_requests:-0}" -v cpus="$(nproc)" 'BEGIN {
         printf "single POST         %10s req/s    POST /api/mails of one 1 KB mail, sender:sender, %d connections (p50 %s, p99 %s; %s not 202; %s queued)\n", p, c, p50, p99, bad, posted
         printf "unauthenticated GET %10s req/s    GET /health/live, %d connections, same server\n", g, c
         printf "target single POST  %s req/s >= 2,000 and >= half of GET (%.0f %%): %s\n", p, 100 * p / g, (p >= 2000 && p >= g / 2) ? "met" : "MISSED"
+        if (pn > 0 && gn > 0 && pb > 0 && gb > 0) {
+            pms = 10 * pb / pn; gms = 10 * gb / gn
+            printf "CPU ceiling HTTP    machine CPU a request: POST %.3f ms, GET %.3f ms (wrk included); every CPU busy: POST <= %.0f req/s, GET <= %.0f req/s; POST/GET <= %.0f %%\n", pms, gms, 1000 * cpus / pms, 1000 * cpus / gms, 100 * gms / pms
+        }
     }')
 fi
 if [[ $JFR == 1 ]]; then

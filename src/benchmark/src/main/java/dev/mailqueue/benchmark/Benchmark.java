@@ -89,14 +89,19 @@ public final class Benchmark {
             Instant due = Instant.now().plusMillis(deferMillis).truncatedTo(ChronoUnit.MILLIS);
             log("enqueue: %d mails in batches of %d over %d HTTP connections, all due at %s (in %.1f s)",
                     settings.mails(), settings.enqueueBatchSize(), settings.httpConnections(), due, deferMillis / 1e3);
+            CpuClock.Machine beforeEnqueue = CpuClock.machine();
             BulkEnqueuer.Result enqueued = enqueuer.enqueue(runTag, settings.mails(), settings.enqueueBatchSize(), due);
+            CpuClock.Machine enqueueCpu = since(beforeEnqueue);
             log("enqueue: done in %.2f s; waiting for dispatch", enqueued.elapsedNanos() / 1e9);
             Thread.sleep(Math.max(0, Duration.between(Instant.now(), due).toMillis()));
             double libertyCpu = settings.libertyPid() > 0 ? CpuClock.seconds(settings.libertyPid()) : -1;
             double postgresCpu = CpuClock.postgresSeconds();
+            double sinkCpu = sinkSeconds();
+            CpuClock.Machine machine = CpuClock.machine();
             db.awaitDispatched(settings.mails(), settings.stallTimeoutMillis() + deferMillis, out);
             Cpu cpu = new Cpu(libertyCpu < 0 ? -1 : CpuClock.seconds(settings.libertyPid()) - libertyCpu,
-                    postgresCpu < 0 ? -1 : CpuClock.postgresSeconds() - postgresCpu);
+                    postgresCpu < 0 ? -1 : CpuClock.postgresSeconds() - postgresCpu,
+                    sinkCpu < 0 ? -1 : sinkSeconds() - sinkCpu, since(machine));
             long sinkQueue = count(sink) - sinkBefore;
             QueueDatabase.DispatchFigures dispatched = db.figures(runTag);
             QueueDatabase.ClaimerTime claimerTime = db.claimerTime(runTag);
@@ -126,26 +131,49 @@ public final class Benchmark {
             }
             log("raw Jakarta Mail: %d mails over %d connections", settings.mails(), settings.claimers());
             long sinkBeforeRaw = count(sink);
+            double clientCpu = CpuClock.self();
+            sinkCpu = sinkSeconds();
+            machine = CpuClock.machine();
             double rawPerSecond = raw.mailsPerSecond(settings.mails());
+            Cpu rawCpu = new Cpu(clientCpu < 0 ? -1 : CpuClock.self() - clientCpu, -1,
+                    sinkCpu < 0 ? -1 : sinkSeconds() - sinkCpu, since(machine));
             long sinkRaw = count(sink) - sinkBeforeRaw;
 
-            return summary(new Figures(enqueued, dispatched, claimerTime, cpu, idle, rawPerSecond,
+            return summary(new Figures(enqueued, enqueueCpu, dispatched, claimerTime, cpu, rawCpu, idle, rawPerSecond,
                     sink == null ? -1 : sinkQueue, sink == null ? -1 : sinkRaw));
         }
     }
 
+    private double sinkSeconds() {
+        return settings.sinkPid() > 0 ? CpuClock.seconds(settings.sinkPid()) : -1;
+    }
+
+    private static CpuClock.Machine since(CpuClock.Machine before) {
+        CpuClock.Machine now = CpuClock.machine();
+        return before == null || now == null ? null : now.since(before);
+    }
+
     /**
-     * CPU used while the queue dispatched the run.
+     * CPU used in one phase: while the queue dispatched the run, or while the raw baseline sent it.
      *
-     * @param libertySeconds   by the server's JVM, or -1 when not measured
-     * @param postgresSeconds  by PostgreSQL's processes, or -1 when not measured
+     * @param processSeconds  by the server's JVM (dispatch) or by this client (raw), or -1 when not measured
+     * @param postgresSeconds by PostgreSQL's processes, or -1 when not measured
+     * @param sinkSeconds     by smtp-sink, or -1 when not measured
+     * @param machine         by every process of the machine, or null when not measured
      */
-    private record Cpu(double libertySeconds, double postgresSeconds) {
+    private record Cpu(double processSeconds, double postgresSeconds, double sinkSeconds, CpuClock.Machine machine) {
+
+        /** @return CPU of the whole machine per mail, ms, or -1 */
+        double machineMillisPerMail(int mails) {
+            return machine == null ? -1 : 1000 * machine.busySeconds() / mails;
+        }
     }
 
     /** Everything the summary prints. */
-    private record Figures(BulkEnqueuer.Result enqueued, QueueDatabase.DispatchFigures dispatched,
-                           QueueDatabase.ClaimerTime claimerTime, Cpu cpu, QueueDatabase.DispatchFigures idle,
+    private record Figures(BulkEnqueuer.Result enqueued, CpuClock.Machine enqueueCpu,
+                           QueueDatabase.DispatchFigures dispatched,
+                           QueueDatabase.ClaimerTime claimerTime, Cpu cpu, Cpu rawCpu,
+                           QueueDatabase.DispatchFigures idle,
                            double rawPerSecond, long sinkQueue, long sinkRaw) {
     }
 
@@ -178,10 +206,11 @@ public final class Benchmark {
                 100 * t.attemptShare(), t.attemptMillisPerMail(), t.betweenMillisPerMail());
         out.printf("raw Jakarta Mail    %,10.0f mails/s   %,d mails over %d reused connections into the same sink%n",
                 f.rawPerSecond(), n, settings.claimers());
-        if (f.cpu().libertySeconds() >= 0 || f.cpu().postgresSeconds() >= 0) {
+        if (f.cpu().processSeconds() >= 0 || f.cpu().postgresSeconds() >= 0) {
             out.printf("CPU per mail        Liberty %.3f ms, PostgreSQL %.3f ms   (CPU time of the dispatch phase / N)%n",
-                    1000 * f.cpu().libertySeconds() / n, 1000 * f.cpu().postgresSeconds() / n);
+                    1000 * f.cpu().processSeconds() / n, 1000 * f.cpu().postgresSeconds() / n);
         }
+        cpuBudget(f, n);
         if (f.idle() != null) {
             QueueDatabase.DispatchFigures s = f.idle();
             out.printf("idle latency        p50 %,.0f ms, p99 %,.0f ms, max %,.0f ms   enqueue -> SMTP 250 (sent_at -"
@@ -199,6 +228,36 @@ public final class Benchmark {
                 d.sent(), d.notSent(), d.attempts(), d.sentAttempts(), sinkText(f.sinkQueue()), sinkText(f.sinkRaw()),
                 complete ? "OK" : "MISMATCH");
         return complete;
+    }
+
+    /**
+     * The machine's CPU per mail in each phase, and the ceiling it sets: when a phase keeps every CPU
+     * busy its rate is at most CPUs / CPU-per-mail, so dispatch can reach at most (raw's CPU per mail) /
+     * (dispatch's CPU per mail) of the raw rate on this machine, however its time is spent otherwise.
+     */
+    private void cpuBudget(Figures f, int n) {
+        Cpu d = f.cpu();
+        Cpu r = f.rawCpu();
+        if (d.machine() == null || r.machine() == null) {
+            return;
+        }
+        int cpus = Runtime.getRuntime().availableProcessors();
+        if (f.enqueueCpu() != null) {
+            double enqueueMillis = 1000 * f.enqueueCpu().busySeconds() / n;
+            out.printf("CPU ceiling enqueue %.3f ms of machine CPU a mail enqueued (%.0f %% of %d CPUs busy): every"
+                            + " CPU busy, <= %,.0f mails/s%n",
+                    enqueueMillis, 100 * f.enqueueCpu().busyShare(), cpus, 1000 * cpus / enqueueMillis);
+        }
+        out.printf("machine CPU/mail    dispatch %.3f ms (smtp-sink %.3f ms; %.0f %% of %d CPUs busy, %.0f %% stolen),"
+                        + " raw %.3f ms (client %.3f, smtp-sink %.3f ms; %.0f %% busy, %.0f %% stolen)%n",
+                d.machineMillisPerMail(n), 1000 * d.sinkSeconds() / n, 100 * d.machine().busyShare(), cpus,
+                100 * d.machine().stealShare(), r.machineMillisPerMail(n), 1000 * r.processSeconds() / n,
+                1000 * r.sinkSeconds() / n, 100 * r.machine().busyShare(), 100 * r.machine().stealShare());
+        double dispatchCeiling = 1000 * cpus / d.machineMillisPerMail(n);
+        double rawCeiling = 1000 * cpus / r.machineMillisPerMail(n);
+        out.printf("CPU ceiling         every CPU busy: dispatch <= %,.0f mails/s, raw <= %,.0f mails/s; dispatch/raw"
+                        + " <= %.0f %% at this CPU per mail%n",
+                dispatchCeiling, rawCeiling, 100 * r.machineMillisPerMail(n) / d.machineMillisPerMail(n));
     }
 
     private static String sinkText(long count) {

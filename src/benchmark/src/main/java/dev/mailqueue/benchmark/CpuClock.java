@@ -20,6 +20,55 @@ final class CpuClock {
     private CpuClock() {
     }
 
+    /**
+     * What all CPUs of the machine did so far, from the first line of {@code /proc/stat} (clock ticks
+     * of 10 ms, summed over the CPUs).
+     *
+     * @param busySeconds  user, nice, system, irq and softirq time
+     * @param stealSeconds time the hypervisor gave to other guests while this one wanted to run
+     * @param idleSeconds  idle and I/O-wait time
+     */
+    record Machine(double busySeconds, double stealSeconds, double idleSeconds) {
+
+        /** @return the work done between {@code before} and this reading */
+        Machine since(Machine before) {
+            return new Machine(busySeconds - before.busySeconds, stealSeconds - before.stealSeconds,
+                    idleSeconds - before.idleSeconds);
+        }
+
+        /** @return the busy share of all CPU time, 0..1 */
+        double busyShare() {
+            double all = busySeconds + stealSeconds + idleSeconds;
+            return all <= 0 ? 0 : busySeconds / all;
+        }
+
+        /** @return the stolen share of all CPU time, 0..1 */
+        double stealShare() {
+            double all = busySeconds + stealSeconds + idleSeconds;
+            return all <= 0 ? 0 : stealSeconds / all;
+        }
+    }
+
+    /** @return the machine's CPU time so far, or null when /proc/stat cannot be read */
+    static Machine machine() {
+        String stat = read(Path.of("/proc/stat"));
+        if (stat == null || !stat.startsWith("cpu ")) {
+            return null;
+        }
+        String[] f = stat.substring(4, stat.indexOf('\n')).trim().split(" +");
+        // user nice system idle iowait irq softirq steal [guest guest_nice: already inside user and nice]
+        long busy = Long.parseLong(f[0]) + Long.parseLong(f[1]) + Long.parseLong(f[2]) + Long.parseLong(f[5])
+                + Long.parseLong(f[6]);
+        long idle = Long.parseLong(f[3]) + Long.parseLong(f[4]);
+        long steal = f.length > 7 ? Long.parseLong(f[7]) : 0;
+        return new Machine(busy / TICKS_PER_SECOND, steal / TICKS_PER_SECOND, idle / TICKS_PER_SECOND);
+    }
+
+    /** @return CPU seconds this JVM has used, or -1 when it cannot be read */
+    static double self() {
+        return seconds(ProcessHandle.current().pid());
+    }
+
     /** @return CPU seconds the process has used, or -1 when it cannot be read */
     static double seconds(long pid) {
         long[] f = fields(pid);

@@ -27,11 +27,13 @@ import java.util.Map;
  * @param latencyMails          mails of the latency phase: each enqueued alone into an idle queue
  * @param latencyPauseMillis    the pause after each of them is sent, so the queue is idle again
  * @param libertyPid            the server's JVM, for its CPU time; 0 to skip
+ * @param sinkPid               smtp-sink's process, for its CPU time; 0 to skip
  */
 public record Settings(int mails, int warmupMails, int enqueueBatchSize, int httpConnections, int claimers,
                        int dispatchBatchSize, long dispatchIntervalMillis, String apiUrl, String jdbcUrl,
                        String dbUser, String dbPassword, String smtpHost, int smtpPort, Path sinkLog,
-                       long stallTimeoutMillis, int latencyMails, long latencyPauseMillis, long libertyPid) {
+                       long stallTimeoutMillis, int latencyMails, long latencyPauseMillis, long libertyPid,
+                       long sinkPid) {
 
     private static final Map<String, String> DEFAULTS = Map.ofEntries(
             Map.entry("mails", "20000"),
@@ -51,7 +53,8 @@ public record Settings(int mails, int warmupMails, int enqueueBatchSize, int htt
             Map.entry("stall-timeout-ms", "60000"),
             Map.entry("latency-mails", "200"),
             Map.entry("latency-pause-ms", "300"),
-            Map.entry("liberty-pid", "0"));
+            Map.entry("liberty-pid", "0"),
+            Map.entry("sink-pid", "0"));
 
     /**
      * @param args {@code --name=value} pairs; names as in {@link #DEFAULTS}
@@ -90,7 +93,8 @@ public record Settings(int mails, int warmupMails, int enqueueBatchSize, int htt
                 Long.parseLong(values.get("stall-timeout-ms")),
                 Integer.parseInt(values.get("latency-mails")),
                 Long.parseLong(values.get("latency-pause-ms")),
-                Long.parseLong(values.get("liberty-pid")));
+                Long.parseLong(values.get("liberty-pid")),
+                Long.parseLong(values.get("sink-pid")));
         settings.check();
         return settings;
     }
