@@ -40,6 +40,11 @@ final class Observability {
                 : QueueApi.getAs(TestUser.ADMIN, QueueApi.HTTPS_BASE, "/metrics?scope=application");
     }
 
+    /** Prints the queue's samples ({@code mailqueue_*}) of {@link #metrics()}, for whoever compares the servers. */
+    static void printQueueMetrics() {
+        metrics().body().lines().filter(line -> line.startsWith("mailqueue_")).forEach(System.out::println);
+    }
+
     /** @return check name to status, from a MicroProfile Health answer */
     @SuppressWarnings("unchecked")
     static Map<String, String> checks(String body) {

@@ -79,6 +79,7 @@ class OperationsIT extends QueueServerIT {
             assertThat(value(text, "mailqueue_claim_duration_seconds_count\\{[^}]*\\}")).isGreaterThanOrEqualTo(1);
             assertThat(value(text, "mailqueue_send_duration_seconds_count\\{[^}]*\\}")).isGreaterThanOrEqualTo(1);
         });
+        Observability.printQueueMetrics();
         assertThat(QueueApi.getAs(TestUser.SENDER, QueueApi.HTTPS_BASE, "/metrics").statusCode()).isEqualTo(403);
     }
 

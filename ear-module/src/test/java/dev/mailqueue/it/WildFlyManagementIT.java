@@ -65,6 +65,7 @@ class WildFlyManagementIT extends QueueServerIT {
             assertThat(text).contains("mailqueue_mails_failed_total", "mailqueue_dispatch_rate",
                     "mailqueue_smtp_accounts_down", "mailqueue_smtp_account_outages", "mailqueue_journal_unavailable");
         });
+        Observability.printQueueMetrics();
     }
 
     @Test
