@@ -11,6 +11,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
+import static dev.mailqueue.it.Observability.checks;
+import static dev.mailqueue.it.Observability.value;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -77,6 +79,7 @@ class OperationsIT extends QueueServerIT {
             assertThat(value(text, "mailqueue_claim_duration_seconds_count\\{[^}]*\\}")).isGreaterThanOrEqualTo(1);
             assertThat(value(text, "mailqueue_send_duration_seconds_count\\{[^}]*\\}")).isGreaterThanOrEqualTo(1);
         });
+        Observability.printQueueMetrics();
         assertThat(QueueApi.getAs(TestUser.SENDER, QueueApi.HTTPS_BASE, "/metrics").statusCode()).isEqualTo(403);
     }
 
@@ -120,20 +123,5 @@ class OperationsIT extends QueueServerIT {
                 .isIn(401, 403);
         HttpResponse<String> console = QueueApi.getAs(TestUser.ADMIN, QueueApi.HTTPS_BASE, "/adminCenter/");
         assertThat(console.statusCode()).as("Admin Center").isIn(200, 302);
-    }
-
-    /** @return check name to status, from a MicroProfile Health answer */
-    @SuppressWarnings("unchecked")
-    private static Map<String, String> checks(String body) {
-        List<Map<String, Object>> checks = (List<Map<String, Object>>) QueueApi.jsonObject(body).get("checks");
-        return checks.stream().collect(java.util.stream.Collectors.toMap(
-                c -> (String) c.get("name"), c -> (String) c.get("status")));
-    }
-
-    /** @return the value of the first Prometheus sample whose name and labels match {@code pattern} */
-    private static double value(String text, String pattern) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^" + pattern + "\\s+(\\S+)").matcher(text);
-        assertThat(m.find()).as("sample %s in%n%s", pattern, text).isTrue();
-        return Double.parseDouble(m.group(1));
     }
 }

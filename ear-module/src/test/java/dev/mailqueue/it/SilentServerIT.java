@@ -27,8 +27,8 @@ import static org.awaitility.Awaitility.await;
  * once and cools down, so the server sees at most one connection per claimer that met it before it was
  * known down, then one per cool-down (1 s on the test server) plus the greeting timeout (2 s for account
  * 'silent'), not one per mail; its mails wait QUEUED with
- * their attempts untouched and nothing in doubt; readiness names the account down. Once a real SMTP
- * server listens on that port, every mail is delivered exactly once.
+ * their attempts untouched and nothing in doubt; readiness names the account down (read where the server serves
+ * it: {@link Observability}). Once a real SMTP server listens on that port, every mail is delivered exactly once.
  */
 @Tag(QueueServerIT.DATABASE_NEUTRAL)
 class SilentServerIT extends QueueServerIT {
@@ -64,7 +64,7 @@ class SilentServerIT extends QueueServerIT {
                         .subject("silent " + i).text("x").account("silent")));
             }
             await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
-                HttpResponse<String> ready = QueueApi.getAs(null, QueueApi.BASE, "/health/ready");
+                HttpResponse<String> ready = Observability.ready();
                 assertThat(ready.statusCode()).isEqualTo(200);
                 assertThat(ready.body()).contains("\"silent\":\"down since");
             });
@@ -95,7 +95,6 @@ class SilentServerIT extends QueueServerIT {
             assertThat(real.arrivals()).extracting(ScriptedSmtpServer.Arrival::messageId).doesNotHaveDuplicates()
                     .containsExactlyInAnyOrderElementsOf(receipts.stream().map(EnqueueReceipt::getMessageId).toList());
         }
-        await().atMost(Duration.ofSeconds(10)).until(() -> QueueApi.getAs(null, QueueApi.BASE, "/health/ready")
-                .body().contains("\"silent\":\"up\""));
+        await().atMost(Duration.ofSeconds(10)).until(() -> Observability.ready().body().contains("\"silent\":\"up\""));
     }
 }

@@ -13,29 +13,59 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
+import static dev.mailqueue.it.Observability.checks;
+import static dev.mailqueue.it.Observability.value;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
- * WildFly's own variants of what {@link OperationsIT} checks on Liberty: health on WildFly's management
- * port, the OpenAPI description on the application's, and the dispatch and retention jobs with their
- * executions in WildFly's management model (what its CLI and web console show), read with jboss-cli
+ * WildFly's own variants of what {@link OperationsIT} checks on Liberty: the queue's health checks and its
+ * metrics (Micrometer's Prometheus registry, under the names Liberty's MicroProfile Metrics gives them) on
+ * WildFly's management port, the OpenAPI description on the application's, and the dispatch and retention jobs
+ * with their executions in WildFly's management model (what its CLI and web console show), read with jboss-cli
  * (connected as the local user, as an operator on the machine would). Runs with -Dit.server=wildfly only.
  */
 @EnabledIfSystemProperty(named = "it.server", matches = "wildfly")
 class WildFlyManagementIT extends QueueServerIT {
 
-    private static final String MANAGEMENT = "http://localhost:9990";
-
     @Test
-    void healthAnswersOnTheManagementPortAndOpenApiOnTheApplicationPort() {
-        HttpResponse<String> ready = QueueApi.getAs(null, MANAGEMENT, "/health/ready");
+    void theQueuesHealthChecksAnswerOnTheManagementPortAndOpenApiOnTheApplicationPort() {
+        HttpResponse<String> ready = Observability.ready();
         assertThat(ready.statusCode()).as(ready.body()).isEqualTo(200);
-        assertThat(ready.body()).contains("\"status\":\"UP\"", "mailqueue.ear");
-        assertThat(QueueApi.getAs(null, MANAGEMENT, "/health/live").statusCode()).isEqualTo(200);
+        assertThat(checks(ready.body())).as(ready.body()).containsEntry("database", "UP")
+                .containsEntry("smtp-accounts", "UP").containsEntry("webhooks", "UP").containsEntry("delivery-mode", "UP")
+                .containsEntry("deployments-status", "UP");
+        assertThat(ready.body()).as("the database check names the product").contains("\"mailqueue.ear\":\"OK\"", "\"product\":\"");
+
+        HttpResponse<String> live = Observability.live();
+        assertThat(live.statusCode()).as(live.body()).isEqualTo(200);
+        assertThat(checks(live.body())).as(live.body()).containsEntry("dispatch-timer", "UP");
 
         HttpResponse<String> openapi = QueueApi.getAs(null, QueueApi.BASE, "/openapi");
         assertThat(openapi.statusCode()).isEqualTo(200);
         assertThat(openapi.body()).contains("/api/mails:", "/api/admin/mails:");
+    }
+
+    @Test
+    void theQueuesMetricsAreOnTheManagementPortUnderLibertysNames() {
+        EnqueueReceipt receipt = QueueApi.enqueue(new MailRequest().from("ops@sender.example")
+                .to("metered@to.example").subject("counted on WildFly").text("x"));
+        QueueApi.awaitStatus(receipt.getId(), MailStatus.SENT, Duration.ofSeconds(30));
+
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            HttpResponse<String> metrics = Observability.metrics();
+            assertThat(metrics.statusCode()).as(metrics.body()).isEqualTo(200);
+            String text = metrics.body();
+            String deployment = "WF_DEPLOYMENT=\"mailqueue.ear\"";
+            assertThat(value(text, "mailqueue_mails_sent_total\\{[^}]*" + deployment + "[^}]*\\}")).isGreaterThanOrEqualTo(1);
+            assertThat(value(text, "mailqueue_send_duration_seconds_count\\{[^}]*\\}")).isGreaterThanOrEqualTo(1);
+            assertThat(value(text, "mailqueue_send_duration_seconds_sum\\{[^}]*\\}")).isGreaterThan(0);
+            assertThat(value(text, "mailqueue_claim_duration_seconds_count\\{[^}]*\\}")).isGreaterThanOrEqualTo(1);
+            assertThat(value(text, "mailqueue_queue_depth\\{[^}]*status=\"SENT\"[^}]*\\}")).isGreaterThanOrEqualTo(1);
+            assertThat(text).contains("mailqueue_mails_failed_total", "mailqueue_dispatch_rate",
+                    "mailqueue_smtp_accounts_down", "mailqueue_smtp_account_outages", "mailqueue_journal_unavailable");
+        });
+        Observability.printQueueMetrics();
     }
 
     @Test

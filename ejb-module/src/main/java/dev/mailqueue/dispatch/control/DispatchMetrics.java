@@ -12,7 +12,8 @@ import java.util.function.Consumer;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
- * The dispatcher's metrics, published through the server's metrics API ({@link Metrics}; on Open Liberty
+ * The dispatcher's metrics, published through the server's metrics API ({@link Metrics}; on WildFly Micrometer,
+ * on its management port, {@code /metrics}; on Open Liberty
  * MicroProfile Metrics, application scope, {@code /metrics?scope=application}):
  * <ul>
  *   <li>{@code mailqueue.mails.sent}, {@code mailqueue.mails.failed}: counters of attempts that the

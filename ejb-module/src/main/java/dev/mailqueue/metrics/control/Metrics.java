@@ -12,7 +12,8 @@ import java.util.function.DoubleSupplier;
 import java.util.logging.Logger;
 
 /**
- * The metrics registry of the server the queue runs on ({@link MetricsRegistry}), or none: where the
+ * The metrics registry of the server the queue runs on ({@link MetricsRegistry}: MicroProfile Metrics on Open
+ * Liberty, Micrometer on WildFly), or none: where the
  * server offers no metrics API the queue knows, counters, timers and gauges are kept nowhere and the
  * start says so once in the log. Every other class registers its metrics here.
  */
@@ -30,7 +31,9 @@ public class Metrics {
     void choose() {
         target = registries.stream().findFirst().orElse(null);
         if (target == null) {
-            LOG.info("no metrics API on this server (MicroProfile Metrics): the queue's metrics are not published");
+            LOG.info("no metrics API on this server (MicroProfile Metrics, Micrometer): the queue's metrics are not published");
+        } else {
+            LOG.info(() -> "the queue's metrics are published through " + target.getClass().getSimpleName());
         }
     }
 

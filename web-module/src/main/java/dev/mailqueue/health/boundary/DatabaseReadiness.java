@@ -5,7 +5,7 @@ import dev.mailqueue.server.control.QueueDatabase;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
-import org.eclipse.microprofile.health.Readiness;
+import dev.mailqueue.health.registration.QueueHealthCheck;
 
 import javax.sql.DataSource;
 import java.sql.Connection;
@@ -18,7 +18,7 @@ import java.util.logging.Logger;
  * {@link Connection#isValid(int)} within {@value #TIMEOUT_SECONDS} s. Without it nothing can be enqueued
  * or sent.
  */
-@Readiness
+@QueueHealthCheck(QueueHealthCheck.Procedure.READINESS)
 @ApplicationScoped
 public class DatabaseReadiness implements HealthCheck {
 

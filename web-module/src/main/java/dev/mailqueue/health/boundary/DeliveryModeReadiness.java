@@ -7,14 +7,14 @@ import jakarta.inject.Inject;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
-import org.eclipse.microprofile.health.Readiness;
+import dev.mailqueue.health.registration.QueueHealthCheck;
 
 /**
  * This server's delivery mode ({@code mailqueue.delivery.mode}), so that a staging server in SANDBOX or
  * REDIRECT mode says so wherever its health is read: {@code mode} and, when redirecting,
  * {@code redirectTo}. Always UP: the mode is a choice, not a fault.
  */
-@Readiness
+@QueueHealthCheck(QueueHealthCheck.Procedure.READINESS)
 @ApplicationScoped
 public class DeliveryModeReadiness implements HealthCheck {
 

@@ -6,7 +6,7 @@ import jakarta.inject.Inject;
 import dev.mailqueue.settings.control.QueueSettings;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
-import org.eclipse.microprofile.health.Liveness;
+import dev.mailqueue.health.registration.QueueHealthCheck;
 
 import java.time.Duration;
 
@@ -15,7 +15,7 @@ import java.time.Duration;
  * ({@code mailqueue.dispatch.interval.ms}), at least one minute. A server in that state sends nothing
  * however healthy the rest looks; restarting it is the cure.
  */
-@Liveness
+@QueueHealthCheck(QueueHealthCheck.Procedure.LIVENESS)
 @ApplicationScoped
 public class DispatchLiveness implements HealthCheck {
 

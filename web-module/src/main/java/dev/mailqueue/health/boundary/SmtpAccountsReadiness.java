@@ -7,7 +7,7 @@ import jakarta.inject.Inject;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
-import org.eclipse.microprofile.health.Readiness;
+import dev.mailqueue.health.registration.QueueHealthCheck;
 
 import java.util.Map;
 
@@ -19,7 +19,7 @@ import java.util.Map;
  * enqueues here, and a queue whose relay is away should go on accepting mail, which waits in the queue
  * with its attempts untouched. Accounts down are also counted in the metrics and the statistics.
  */
-@Readiness
+@QueueHealthCheck(QueueHealthCheck.Procedure.READINESS)
 @ApplicationScoped
 public class SmtpAccountsReadiness implements HealthCheck {
 

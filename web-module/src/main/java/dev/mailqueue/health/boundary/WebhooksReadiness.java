@@ -8,7 +8,7 @@ import jakarta.inject.Inject;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
-import org.eclipse.microprofile.health.Readiness;
+import dev.mailqueue.health.registration.QueueHealthCheck;
 
 /**
  * The webhook endpoints as the servers share their health: one entry per endpoint, {@code "up"},
@@ -17,7 +17,7 @@ import org.eclipse.microprofile.health.Readiness;
  * count of disabled endpoints. Like the SMTP accounts' check it stays UP: a receiver that is away must not
  * stop the queue from taking mail; its events wait in the outbox.
  */
-@Readiness
+@QueueHealthCheck(QueueHealthCheck.Procedure.READINESS)
 @ApplicationScoped
 public class WebhooksReadiness implements HealthCheck {
 
