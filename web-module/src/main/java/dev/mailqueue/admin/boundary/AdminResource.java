@@ -39,8 +39,10 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import java.util.ArrayList;
@@ -143,6 +145,8 @@ public class AdminResource {
     @GET
     @Path("mails/{id: [0-9]+}/events")
     @Operation(summary = "A mail's delivery events, oldest first", description = "As GET /api/mails/{id}/events.")
+    @APIResponse(responseCode = "200", description = "the events", content = @Content(mediaType = "application/json",
+            schema = @Schema(type = SchemaType.ARRAY, implementation = Object.class)))
     public JsonArray events(@PathParam("id") long id) throws MailNotFoundException {
         JsonArrayBuilder events = Json.createArrayBuilder();
         admin.events(id).forEach(e -> events.add(EventJson.of(e)));
