@@ -45,6 +45,26 @@ final class Observability {
         metrics().body().lines().filter(line -> line.startsWith("mailqueue_")).forEach(System.out::println);
     }
 
+    /**
+     * Asserts what the queue publishes on either server once a mail was sent: the queue depth per status, the
+     * sent and failed counters, the claim and send timers, the dispatch rate and the account and journal gauges,
+     * under the same names on Liberty (MicroProfile Metrics) and WildFly (Micrometer).
+     *
+     * @param text the metrics in Prometheus text format ({@link #metrics()})
+     */
+    static void assertQueueMetricsAfterASend(String text) {
+        for (String status : List.of("QUEUED", "SENDING", "SENT", "FAILED", "CANCELLED", "EXPIRED", "HELD", "SUPPRESSED")) {
+            assertThat(text).containsPattern("mailqueue_queue_depth\\{[^}]*status=\"" + status + "\"");
+        }
+        assertThat(value(text, "mailqueue_queue_depth\\{[^}]*status=\"SENT\"[^}]*\\}")).isGreaterThanOrEqualTo(1);
+        assertThat(value(text, "mailqueue_mails_sent_total\\{[^}]*\\}")).isGreaterThanOrEqualTo(1);
+        assertThat(value(text, "mailqueue_claim_duration_seconds_count\\{[^}]*\\}")).isGreaterThanOrEqualTo(1);
+        assertThat(value(text, "mailqueue_send_duration_seconds_count\\{[^}]*\\}")).isGreaterThanOrEqualTo(1);
+        assertThat(value(text, "mailqueue_send_duration_seconds_sum\\{[^}]*\\}")).isGreaterThan(0);
+        assertThat(text).contains("mailqueue_mails_failed_total", "mailqueue_dispatch_rate",
+                "mailqueue_smtp_accounts_down", "mailqueue_smtp_account_outages", "mailqueue_journal_unavailable");
+    }
+
     /** @return check name to status, from a MicroProfile Health answer */
     @SuppressWarnings("unchecked")
     static Map<String, String> checks(String body) {

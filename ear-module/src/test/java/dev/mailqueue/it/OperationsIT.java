@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 
 import static dev.mailqueue.it.Observability.checks;
-import static dev.mailqueue.it.Observability.value;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -66,18 +65,9 @@ class OperationsIT extends QueueServerIT {
         QueueApi.awaitStatus(receipt.getId(), MailStatus.SENT, Duration.ofSeconds(30));
 
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
-            HttpResponse<String> metrics = QueueApi.getAs(TestUser.ADMIN, QueueApi.HTTPS_BASE, "/metrics?scope=application");
+            HttpResponse<String> metrics = Observability.metrics();
             assertThat(metrics.statusCode()).as(metrics.body()).isEqualTo(200);
-            String text = metrics.body();
-            for (String status : List.of("QUEUED", "SENDING", "SENT", "FAILED", "CANCELLED", "EXPIRED", "HELD", "SUPPRESSED")) {
-                assertThat(text).containsPattern("mailqueue_queue_depth\\{[^}]*status=\"" + status + "\"");
-            }
-            assertThat(value(text, "mailqueue_queue_depth\\{[^}]*status=\"SENT\"[^}]*\\}")).isGreaterThanOrEqualTo(1);
-            assertThat(value(text, "mailqueue_mails_sent_total\\{[^}]*\\}")).isGreaterThanOrEqualTo(1);
-            assertThat(text).contains("mailqueue_mails_failed_total");
-            assertThat(text).contains("mailqueue_dispatch_rate");
-            assertThat(value(text, "mailqueue_claim_duration_seconds_count\\{[^}]*\\}")).isGreaterThanOrEqualTo(1);
-            assertThat(value(text, "mailqueue_send_duration_seconds_count\\{[^}]*\\}")).isGreaterThanOrEqualTo(1);
+            Observability.assertQueueMetricsAfterASend(metrics.body());
         });
         Observability.printQueueMetrics();
         assertThat(QueueApi.getAs(TestUser.SENDER, QueueApi.HTTPS_BASE, "/metrics").statusCode()).isEqualTo(403);
