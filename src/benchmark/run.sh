@@ -4,19 +4,21 @@
 #   bash src/benchmark/run.sh [mails]          (default 20000)
 #
 # Starts smtp-sink on 127.0.0.1:2525 and the run server (mvn -P run,postgresql, http 9080) with its
-# mail session pointed at the sink, empties the queue tables in schema mailqueue, runs the client
-# (warm-up, bulk enqueue, dispatch, raw Jakarta Mail baseline), stops everything, then prints EXPLAIN
-# ANALYZE of the claim on a 1,000,000-row scratch schema. Output: src/benchmark/target/run-<time>/.
+# mail session pointed at the sink, empties the queue tables in schema mailqueue, runs the client (one
+# warm-up, then ROUNDS rounds in a row of: bulk enqueue, dispatch, idle latency, raw Jakarta Mail
+# baseline, and with wrk single-mail POST /api/mails next to an unauthenticated GET /health/live),
+# stops everything, then prints EXPLAIN ANALYZE of the claim on a 1,000,000-row scratch schema and the
+# summary: the rounds side by side, with the machine's, Liberty's and PostgreSQL's CPU, PostgreSQL's WAL
+# bytes, tuple writes and statements per mail (per request), and the targets. Output:
+# src/benchmark/target/run-<time>/.
 #
-# Then, with wrk on the same server: single-mail POST /api/mails (authenticated, 16 connections) next to
-# an unauthenticated GET /health/live, WRK_SECONDS each.
-#
-# Knobs (environment, defaults in brackets): CLAIMERS [4], BATCH_SIZE [100], INTERVAL_MS [5000, the
-# product's default], WARMUP [20000], HTTP_CONNECTIONS [4], WRK_CONNECTIONS [16], WRK_SECONDS [10],
-# LATENCY_MAILS [200], EXPLAIN [1; 0 skips it], JFR [0; 1 records Java Flight Recorder profiles of
-# Liberty and of the client while the client runs], QUIET_WAIT_S [600; how long to wait for running
-# test JVMs to finish before measuring anyway]. It can run again at once: every run empties the
-# queue's tables first.
+# Knobs (environment, defaults in brackets): ROUNDS [2; rounds of the measurement on the one server
+# start], CLAIMERS [4], BATCH_SIZE [100], INTERVAL_MS [5000, the product's default], WARMUP [20000],
+# HTTP_CONNECTIONS [4], WRK_CONNECTIONS [16], WRK_SECONDS [10; 0 skips the single-request phase],
+# LATENCY_MAILS [200], CHECKPOINT [1; 0 runs no CHECKPOINT before the phases], EXPLAIN [1; 0 skips it],
+# JFR [0; 1 records Java Flight Recorder profiles of Liberty and of the client while the client runs],
+# QUIET_WAIT_S [600; how long to wait for running test JVMs to finish before measuring anyway]. It can
+# run again at once: every run empties the queue's tables first.
 set -euo pipefail
 
 MAILS=${1:-20000}
@@ -28,6 +30,8 @@ HTTP_CONNECTIONS=${HTTP_CONNECTIONS:-4}
 WRK_CONNECTIONS=${WRK_CONNECTIONS:-16}
 WRK_SECONDS=${WRK_SECONDS:-10}
 LATENCY_MAILS=${LATENCY_MAILS:-200}
+ROUNDS=${ROUNDS:-2}
+CHECKPOINT=${CHECKPOINT:-1}
 EXPLAIN=${EXPLAIN:-1}
 JFR=${JFR:-0}
 QUIET_WAIT_S=${QUIET_WAIT_S:-600}
@@ -46,10 +50,10 @@ psql_cmd=(psql -h 127.0.0.1 -U postgres -d test -X -q -v ON_ERROR_STOP=1)
 say() { printf 'run.sh: %s\n' "$*"; }
 die() { printf 'run.sh: ERROR: %s\n' "$*" >&2; exit 1; }
 port_busy() { ss -ltnH "sport = :$1" | grep -q .; }
-# Clock ticks (10 ms) all CPUs spent busy so far: user, nice, system, irq, softirq of /proc/stat's first line.
-busy_ticks() { awk '/^cpu / {print $2 + $3 + $4 + $7 + $8; exit}' /proc/stat; }
 
 [[ $MAILS =~ ^[1-9][0-9]*$ ]] || die "mails must be a positive number, got '$MAILS'"
+[[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || die "ROUNDS must be a positive number, got '$ROUNDS'"
+[[ $WRK_SECONDS =~ ^[0-9]+$ ]] || die "WRK_SECONDS must be a number, got '$WRK_SECONDS'"
 # Debian packages the run needs: wrk (single-request phase), postfix (for smtp-sink; its daemon is not started).
 install_package() {
     say "installing $1 (Debian package) for $2"
@@ -63,6 +67,11 @@ for tool in smtp-sink psql mvn java ss curl wrk; do
     command -v "$tool" >/dev/null || die "$tool not found (smtp-sink: apt-get install postfix)"
 done
 "${psql_cmd[@]}" -c 'SELECT 1' >/dev/null || die "PostgreSQL on 127.0.0.1:5432 (database test, user postgres) not reachable"
+# Statement counts need pg_stat_statements (see README.md); without it the summary says "statements: n/a".
+pgss=$("${psql_cmd[@]}" -Atc "SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'pg_stat_statements')
+    THEN 'not created in database test' WHEN current_setting('shared_preload_libraries') !~ 'pg_stat_statements'
+    THEN 'not in shared_preload_libraries' ELSE 'ok' END")
+[[ $pgss == ok ]] || say "pg_stat_statements $pgss: statements will be n/a (to enable it, see src/benchmark/README.md)"
 for port in $HTTP_PORT 9443 2809 3025 8085 $SINK_PORT; do
     ! port_busy "$port" || die "port $port is in use (another mailqueue run server or smtp-sink?)"
 done
@@ -194,7 +203,9 @@ java -Xmx1g "${client_jfr[@]}" -cp "$here/target/classes:$here/target/lib/*" dev
     --claimers="$CLAIMERS" --dispatch-batch-size="$BATCH_SIZE" --dispatch-interval-ms="$INTERVAL_MS" \
     --latency-mails="$LATENCY_MAILS" --liberty-pid="${liberty_pid:-0}" --sink-pid="$sink_pid" \
     --api-url="http://localhost:$HTTP_PORT/api/mails" --smtp-host=127.0.0.1 --smtp-port=$SINK_PORT \
-    --sink-log="$out/smtp-sink.log" 2>&1 | tee "$out/client.log" | sed -u '/^=== mailqueue throughput benchmark ===/,$d'
+    --sink-log="$out/smtp-sink.log" --rounds="$ROUNDS" --checkpoint="$([[ $CHECKPOINT == 1 ]] && echo true || echo false)" \
+    --wrk-connections="$WRK_CONNECTIONS" --wrk-seconds="$WRK_SECONDS" --out-dir="$out" \
+    2>&1 | tee "$out/client.log" | sed -u '/^=== mailqueue throughput benchmark ===/,$d'
 client_status=${PIPESTATUS[0]}
 set -e
 kill "$watcher_pid" 2>/dev/null || true
@@ -203,50 +214,6 @@ if [[ -s $out/foreign-jvms.log ]]; then
     under_load="yes"
     say "other JVMs ran during the measurement (see $out/foreign-jvms.log):"
     cut -d' ' -f2- "$out/foreign-jvms.log" | sort | uniq -c | sort -rn | head -5
-fi
-# Single requests: one mail per POST (due tomorrow, so nothing is dispatched meanwhile), authenticated
-# as the run profile's sender, over WRK_CONNECTIONS keep-alive connections; then the unauthenticated
-# liveness check on the same server, the ceiling of what the HTTP stack answers here.
-wrk_figures=""
-if (( client_status == 0 )); then
-    tomorrow=$(date -u -d '+1 day' '+%Y-%m-%dT%H:%M:%SZ')
-    cat > "$out/post.lua" <<LUA
-wrk.method = "POST"
-wrk.headers["Content-Type"] = "application/json"
-wrk.headers["Authorization"] = "Basic $(printf 'sender:sender' | base64)"
-wrk.body = '{"from":"bench@mailqueue.test","to":["single@mailqueue.test"],"subject":"single","notBefore":"$tomorrow","text":"$(head -c 1000 /dev/zero | tr '\0' 'x')"}'
-done = function(summary, latency, requests)
-  local bad = summary.errors.status + summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout
-  io.write(string.format("non-2xx or errors: %d\n", bad))
-end
-LUA
-    say "single POST /api/mails: wrk -c $WRK_CONNECTIONS -d ${WRK_SECONDS}s"
-    busy_before=$(busy_ticks)
-    wrk -t 2 -c "$WRK_CONNECTIONS" -d "${WRK_SECONDS}s" --latency -s "$out/post.lua" "http://localhost:$HTTP_PORT/api/mails" > "$out/wrk-post.txt" 2>&1 || true
-    post_busy=$(( $(busy_ticks) - busy_before ))
-    say "unauthenticated GET /health/live: wrk -c $WRK_CONNECTIONS -d ${WRK_SECONDS}s"
-    busy_before=$(busy_ticks)
-    wrk -t 2 -c "$WRK_CONNECTIONS" -d "${WRK_SECONDS}s" --latency "http://localhost:$HTTP_PORT/health/live" > "$out/wrk-get.txt" 2>&1 || true
-    get_busy=$(( $(busy_ticks) - busy_before ))
-    post_requests=$(awk '/ requests in / {print $1}' "$out/wrk-post.txt")
-    get_requests=$(awk '/ requests in / {print $1}' "$out/wrk-get.txt")
-    post_rate=$(awk '/^Requests\/sec/ {print $2}' "$out/wrk-post.txt")
-    get_rate=$(awk '/^Requests\/sec/ {print $2}' "$out/wrk-get.txt")
-    post_p50=$(awk '/^ +50%/ {print $2}' "$out/wrk-post.txt")
-    post_p99=$(awk '/^ +99%/ {print $2}' "$out/wrk-post.txt")
-    post_bad=$(awk '/^non-2xx or errors:/ {print $4}' "$out/wrk-post.txt")
-    posted=$("${psql_cmd[@]}" -Atc "SELECT count(*) FROM mailqueue.mail_message WHERE subject = 'single'")
-    wrk_figures=$(awk -v p="$post_rate" -v g="$get_rate" -v p50="$post_p50" -v p99="$post_p99" -v bad="$post_bad" \
-        -v posted="$posted" -v c="$WRK_CONNECTIONS" -v pb="$post_busy" -v gb="$get_busy" -v pn="${post_requests:-0}" \
-        -v gn="${get_requests:-0}" -v cpus="$(nproc)" 'BEGIN {
-        printf "single POST         %10s req/s    POST /api/mails of one 1 KB mail, sender:sender, %d connections (p50 %s, p99 %s; %s not 202; %s queued)\n", p, c, p50, p99, bad, posted
-        printf "unauthenticated GET %10s req/s    GET /health/live, %d connections, same server\n", g, c
-        printf "target single POST  %s req/s >= 2,000 and >= half of GET (%.0f %%): %s\n", p, 100 * p / g, (p >= 2000 && p >= g / 2) ? "met" : "MISSED"
-        if (pn > 0 && gn > 0 && pb > 0 && gb > 0) {
-            pms = 10 * pb / pn; gms = 10 * gb / gn
-            printf "CPU ceiling HTTP    machine CPU a request: POST %.3f ms, GET %.3f ms (wrk included); every CPU busy: POST <= %.0f req/s, GET <= %.0f req/s; POST/GET <= %.0f %%\n", pms, gms, 1000 * cpus / pms, 1000 * cpus / gms, 100 * gms / pms
-        }
-    }')
 fi
 if [[ $JFR == 1 ]]; then
     jcmd "$liberty_pid" JFR.stop name=benchmark > "$out/jfr-stop.log" 2>&1 || say "WARNING: JFR.stop failed"
@@ -272,7 +239,7 @@ if [[ $EXPLAIN == 1 ]]; then
         /Execution Time/ { ms[sec] = $3 }
         END {
             printf "claim, 1M rows      %s, %s ms (custom plan); %s ms (generic plan: %s)\n", node["1."], ms["1."], ms["1.g"], node["1.g"]
-            printf "expired-lease pick  %s, %s ms\n", node["2."], ms["2."]
+            printf "expired claimers    %s, %s ms\n", node["2."], ms["2."]
             printf "timer due count     %s, %s ms\n", node["3."], ms["3."]
         }' "$out/explain.txt")
 fi
@@ -282,12 +249,11 @@ fi
     echo "=== machine and versions ==="
     echo "cpu                 $(nproc) x $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), memory $(free -g | awk '/^Mem:/ {print $2}') GiB"
     echo "java                $(java -version 2>&1 | head -1)"
-    echo "postgresql          $("${psql_cmd[@]}" -Atc 'SHOW server_version')"
+    echo "postgresql          $("${psql_cmd[@]}" -Atc "SELECT current_setting('server_version') || ', autovacuum ' || current_setting('autovacuum') || ', shared_buffers ' || current_setting('shared_buffers') || ', pg_stat_statements: $pgss'")"
     echo "liberty             $(grep -o 'Open Liberty [0-9.]*' "$out/server.log" | head -1)"
     echo "mailqueue           commit $(git -C "$repo" rev-parse --short HEAD)$(git -C "$repo" diff --quiet HEAD -- . ':!src/benchmark' ':!BENCHMARKS.md' || echo ' + uncommitted changes')"
     echo "measured            $(date -u '+%Y-%m-%d %H:%M UTC')${under_load:+, UNDER LOAD (other JVMs ran, see above)}"
     echo
     sed -n '/^=== mailqueue throughput benchmark ===/,$p' "$out/client.log"
-    [[ -z $wrk_figures ]] || echo "$wrk_figures"
-    [[ -z ${explained:-} ]] || echo "$explained"
+    [[ -z ${explained:-} ]] || { echo; echo "$explained"; }
 } | tee "$out/summary.txt"

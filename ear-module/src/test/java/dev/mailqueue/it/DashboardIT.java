@@ -176,7 +176,11 @@ class DashboardIT extends QueueServerIT {
         // read again when the table was redrawn meanwhile (the wait ignores a stale element)
         String row = wait.until(d -> d.findElement(result).isDisplayed() ? d.findElement(result).getText() : null);
         assertThat(row).as("mail text is shown as text").contains("<b>not</b> markup").contains("FAILED");
+        // the row may still be the unfiltered list's while the search runs ("Searching…"): wait for its answer
+        wait.until(d -> !text("#search-summary").startsWith("Searching"));
         assertThat(text("#search-summary")).isEqualTo("Mails 1 to 1 of 1.");
+        String filtered = wait.until(d -> d.findElement(result).isDisplayed() ? d.findElement(result).getText() : null);
+        assertThat(filtered).contains("FAILED");
         screenshot("search");
 
         click(By.cssSelector("#result-" + doomed.getId() + " a.mail-link"));

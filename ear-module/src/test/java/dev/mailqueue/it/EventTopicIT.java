@@ -47,7 +47,7 @@ class EventTopicIT extends QueueServerIT {
             assertThat(ours).anySatisfy(line -> assertThat(line).contains(" refused ").contains(refused));
             long first = Long.parseLong(ours.get(0).substring(4, ours.get(0).indexOf(' ')));
             long second = Long.parseLong(ours.get(1).substring(4, ours.get(1).indexOf(' ')));
-            assertThat(first).as("outbox order").isLessThan(second);
+            assertThat(first).as("log order").isLessThan(second);
         });
     }
 

@@ -14,7 +14,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * Another enterprise application (caller.war) uses the queue's remote EJB, looked up by its
  * java:global name, as the user its request authenticated as (the test sender), inside its own JTA transaction: a commit queues and delivers the mail, a
- * rollback queues nothing (transactional outbox), invalid input is an exception naming the field.
+ * rollback queues nothing (transactional outbox), invalid input is an exception naming the field, and so is
+ * a call larger than the REST API's request budget.
  */
 @Tag(QueueServerIT.DATABASE_NEUTRAL)
 class RemoteEjbIT extends QueueServerIT {
@@ -59,6 +60,35 @@ class RemoteEjbIT extends QueueServerIT {
         HttpResponse<String> response = QueueApi.postForm("/caller/enqueue?outcome=invalid&subject=x");
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
         assertThat(response.body()).startsWith("dev.mailqueue.api.InvalidMailException").contains("to[0]");
+    }
+
+    /**
+     * The REST API's size budget holds for the remote view too (4 MiB on the test server): one enqueueAll of three
+     * mails with a 900,000-byte file each (1.2 MB of base64 each) is queued; with a fourth, the call is refused
+     * naming the mail and field at which it passes the budget, and none of the four is queued.
+     */
+    @Test
+    void anEnqueueAllLargerThanTheRequestBudgetIsRefusedNamingTheFieldAndQueuesNothing() {
+        String run = Long.toString(System.currentTimeMillis(), 36);
+        HttpResponse<String> within = QueueApi.postForm("/caller/enqueue?outcome=batch&count=3&bytes=900000"
+                + "&to=parts@remote.example&reference=within-" + run);
+        assertThat(within.statusCode()).as(within.body()).isEqualTo(200);
+        assertThat(within.body().strip().split(" ")).as(within.body()).hasSize(3).allMatch(id -> id.matches("[0-9]+"));
+        assertThat(mailsWithReference("within-" + run)).isEqualTo(3);
+
+        HttpResponse<String> over = QueueApi.postForm("/caller/enqueue?outcome=batch&count=4&bytes=900000"
+                + "&to=parts@remote.example&reference=over-" + run);
+
+        assertThat(over.statusCode()).as(over.body()).isEqualTo(200);
+        assertThat(over.body()).startsWith("dev.mailqueue.api.InvalidMailException")
+                .contains("[3].attachments", "4194304 bytes", "mailqueue.http.max-request-bytes");
+        assertThat(mailsWithReference("over-" + run)).as("nothing of the refused call is queued").isZero();
+    }
+
+    private static long mailsWithReference(String reference) {
+        HttpResponse<String> page = QueueApi.getAs(TestUser.ADMIN, QueueApi.BASE, "/api/admin/mails?reference=" + reference);
+        assertThat(page.statusCode()).as(page.body()).isEqualTo(200);
+        return ((Number) QueueApi.jsonObject(page.body()).get("total")).longValue();
     }
 
     private static String[] call(String outcome, String to, String subject) {

@@ -21,7 +21,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * List-Unsubscribe link and List-Unsubscribe-Post; opening the link changes nothing; a POST to it without
  * any login, as a mailbox provider sends it, suppresses that address for that list; the next mail of the
  * list to the address is SUPPRESSED at enqueue while mail of another list still goes out; a forged link is
- * a 404 and changes nothing.
+ * a 404 and changes nothing. The links stay the queue's: a sender reads no link back from the API, and may
+ * name only a list it owns ({@code mailqueue.security.allowed-lists.<user>}).
  */
 class UnsubscribeIT extends QueueServerIT {
 
@@ -40,6 +41,9 @@ class UnsubscribeIT extends QueueServerIT {
         }
 
         MimeMessage received = SMTP.inbox(READER).get(0);
+        assertThat(QueueApi.getAs(TestUser.SENDER, QueueApi.BASE, "/api/mails/" + sent.getCopies().get(0).getId()).body())
+                .as("the sender cannot read the signed link back").doesNotContainIgnoringCase("List-Unsubscribe")
+                .doesNotContain("/api/unsubscribe/");
         assertThat(received.getHeader("List-Unsubscribe-Post", null)).isEqualTo("List-Unsubscribe=One-Click");
         String field = received.getHeader("List-Unsubscribe", null);
         assertThat(field).startsWith("<" + QueueApi.BASE + "/api/unsubscribe/").endsWith(">");
@@ -140,6 +144,28 @@ class UnsubscribeIT extends QueueServerIT {
         assertThat(refused.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).contains("problem+json"));
         assertThat(refused.body()).contains("unsubscribeList", "perRecipient");
         assertThat(QueueApi.storedMails()).isEqualTo(before);
+    }
+
+    /**
+     * The attack a per-sender list closes: another sender enqueues a copy per victim naming a list it does not
+     * own, to read the victims' links back or to have them sent. It is refused naming the field, nothing is
+     * queued, and the victims stay on the list.
+     */
+    @Test
+    void aSenderMayNotNameAListItDoesNotOwn() {
+        long before = QueueApi.storedMails();
+        HttpResponse<String> refused = QueueApi.postAs(TestUser.OTHER_SENDER, QueueApi.BASE, "/api/mails",
+                QueueApi.toJson(new MailRequest().from("only@other.example").to(READER, OTHER).perRecipient(true)
+                        .subject("s").text("t").unsubscribeList("weekly-news")));
+
+        assertThat(refused.statusCode()).as(refused.body()).isEqualTo(403);
+        assertThat(refused.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).contains("problem+json"));
+        assertThat(refused.body()).contains("unsubscribeList", "mailqueue.security.allowed-lists.other-sender");
+        assertThat(QueueApi.storedMails()).isEqualTo(before);
+        HttpResponse<String> own = QueueApi.postAs(TestUser.OTHER_SENDER, QueueApi.BASE, "/api/mails",
+                QueueApi.toJson(new MailRequest().from("only@other.example").to("own." + RUN + "@list.example")
+                        .subject("s").text("t").unsubscribeList("other-news")));
+        assertThat(own.statusCode()).as("its own list: " + own.body()).isEqualTo(202);
     }
 
     /** POSTs to the link as RFC 8058 §3.2 says a mailbox provider does: form body, no credentials, no Origin. */

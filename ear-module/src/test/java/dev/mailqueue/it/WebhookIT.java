@@ -11,15 +11,22 @@ import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -30,23 +37,37 @@ import static org.awaitility.Awaitility.await;
  * as a Standard Webhooks receiver would: the signature over id, timestamp and body under the shared
  * secret, and the timestamp against its clock. A delivered mail brings {@code sent}, a recipient the
  * scripted server refuses {@code refused}, each with the mail's reference, campaign and tags; a receiver
- * that is down for a while gets the event later, with the same id, and accepts each id once.
+ * that is down for a while gets the event later, with the same id, and accepts each id once; meanwhile the event
+ * is parked in the endpoint's delivery list, which a delivered event leaves (events go from the endpoint's cursor
+ * in the mails' log, and only a failed one, or one waiting behind it, gets a delivery row). A second
+ * endpoint, {@code slow} (listed first, campaign {@code webhook-slow}, which {@code it} wants too), answers
+ * 200 and then drips its body a byte a second: it holds up no other endpoint, and its call ends at the test
+ * servers' deadline of {@value #DEADLINE_MS} ms.
  */
 class WebhookIT extends QueueServerIT {
 
     static final int RECEIVER_PORT = Integer.getInteger("it.webhook.port", 3134);
+    static final int SLOW_RECEIVER_PORT = Integer.getInteger("it.webhook.slow.port", 3135);
+    /** mailqueue.webhook.timeout.ms of the test servers. */
+    static final long DEADLINE_MS = 2_000;
     static final int SCRIPTED_PORT = Integer.getInteger("it.smtp.backup.port", 3126);
     static final WebhookSignature SIGNATURE = new WebhookSignature(
             WebhookSignature.key("whsec_aXQtd2ViaG9vay1zZWNyZXQtb2YtdGhlLXRlc3Qtc2VydmVycw=="));
     static final String RUN = Long.toString(System.currentTimeMillis(), 36);
 
-    /** One request as the receiver saw it. */
-    record Received(String id, boolean signed, boolean fresh, int answered, Map<String, Object> data) {
+    /** One request as the receiver saw it, and when (System.nanoTime). */
+    record Received(String id, boolean signed, boolean fresh, int answered, Map<String, Object> data, long at) {
+    }
+
+    /** One request as the slow receiver saw it: when it arrived, and when the client closed the connection. */
+    record SlowCall(String id, Map<String, Object> data, long at, AtomicLong closedAt) {
     }
 
     static final List<Received> RECEIVED = new CopyOnWriteArrayList<>();
+    static final List<SlowCall> SLOW_CALLS = new CopyOnWriteArrayList<>();
     static final AtomicBoolean DOWN = new AtomicBoolean();
     static HttpServer receiver;
+    static ServerSocket slowReceiver;
     static ScriptedSmtpServer scripted;
 
     @BeforeAll
@@ -65,22 +86,133 @@ class WebhookIT extends QueueServerIT {
             int status = DOWN.get() ? 503 : signed && fresh ? 204 : 400;
             @SuppressWarnings("unchecked")
             Map<String, Object> data = (Map<String, Object>) QueueApi.jsonObject(body).get("data");
-            RECEIVED.add(new Received(id, signed, fresh, status, data));
+            RECEIVED.add(new Received(id, signed, fresh, status, data, System.nanoTime()));
             exchange.sendResponseHeaders(status, -1);
             exchange.close();
         });
         receiver.start();
+        slowReceiver = new ServerSocket(SLOW_RECEIVER_PORT, 50, InetAddress.getByName("127.0.0.1"));
+        Thread acceptor = new Thread(() -> {
+            while (!slowReceiver.isClosed()) {
+                try {
+                    Socket connection = slowReceiver.accept();
+                    Thread handler = new Thread(() -> drip(connection), "webhook-slow-receiver");
+                    handler.setDaemon(true);
+                    handler.start();
+                } catch (IOException e) {
+                    return; // closed
+                }
+            }
+        }, "webhook-slow-acceptor");
+        acceptor.setDaemon(true);
+        acceptor.start();
+    }
+
+    /**
+     * Reads one request, answers 200 with a Content-Length of 100,000 and sends one byte of it a second; notes
+     * when the client closes the connection (reading from it then ends or fails).
+     */
+    static void drip(Socket connection) {
+        try (connection) {
+            InputStream in = connection.getInputStream();
+            String head = readHead(in);
+            int at = head.toLowerCase(Locale.ROOT).indexOf("\r\ncontent-length:");
+            int length = Integer.parseInt(head.substring(at + 17, head.indexOf('\r', at + 2)).strip());
+            String body = new String(in.readNBytes(length), StandardCharsets.UTF_8);
+            @SuppressWarnings("unchecked")
+            Map<String, Object> data = (Map<String, Object>) QueueApi.jsonObject(body).get("data");
+            SlowCall call = new SlowCall(String.valueOf(data.get("id")), data, System.nanoTime(), new AtomicLong());
+            SLOW_CALLS.add(call);
+            OutputStream out = connection.getOutputStream();
+            Thread dripping = new Thread(() -> {
+                try {
+                    out.write("HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                    for (int i = 0; i < 100_000; i++) {
+                        out.write('x');
+                        out.flush();
+                        Thread.sleep(1_000);
+                    }
+                } catch (IOException | InterruptedException e) {
+                    // the client closed the connection
+                }
+            }, "webhook-slow-drip");
+            dripping.setDaemon(true);
+            dripping.start();
+            try {
+                while (in.read() != -1) {
+                    // nothing more is sent on this connection until the client closes it
+                }
+            } catch (IOException e) {
+                // reset by the client: closed as well
+            }
+            call.closedAt().set(System.nanoTime());
+            dripping.interrupt();
+        } catch (IOException e) {
+            // the request did not arrive whole
+        }
+    }
+
+    private static String readHead(InputStream in) throws IOException {
+        StringBuilder head = new StringBuilder();
+        while (head.length() < 65_536 && !head.toString().endsWith("\r\n\r\n")) {
+            int c = in.read();
+            if (c < 0) {
+                throw new IOException("closed before the end of the request head");
+            }
+            head.append((char) c);
+        }
+        return head.toString();
     }
 
     @AfterAll
-    static void stop() {
+    static void stop() throws IOException {
         receiver.stop(0);
+        slowReceiver.close();
         scripted.close();
     }
 
     static List<Received> of(long mailId) {
         return RECEIVED.stream().filter(r -> r.data() != null && r.data().get("mailId") instanceof Number n
                 && n.longValue() == mailId).toList();
+    }
+
+    /**
+     * The endpoints' rounds run side by side: the slow endpoint (first in the list) is stuck in its call while
+     * the well-behaved one gets the same mail's event, and the slow call is closed at its deadline (the receiver
+     * sees it), however long the receiver meant to drip. The 200 it answered counts: the event is delivered.
+     */
+    @Test
+    void aReceiverThatDripsItsAnswerHoldsUpNoOtherEndpointAndIsCutOffAtTheDeadline() {
+        Instant started = Instant.now();
+        EnqueueReceipt receipt = QueueApi.enqueue(new MailRequest().from("shop@sender.example").to("drip." + RUN + "@hooks.example")
+                .subject("Past a slow receiver").text("x").campaign("webhook-slow"));
+        QueueApi.awaitStatus(receipt.getId(), MailStatus.SENT, Duration.ofSeconds(30));
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> !slowCallsOf(receipt.getId()).isEmpty());
+        SlowCall slow = slowCallsOf(receipt.getId()).get(0);
+        await().atMost(Duration.ofSeconds(20)).until(() -> !of(receipt.getId()).isEmpty());
+        Received fast = of(receipt.getId()).get(0);
+        assertThat(fast.data()).containsEntry("type", "sent").containsEntry("id", slow.id());
+        await().atMost(Duration.ofMillis(DEADLINE_MS + 20_000)).until(() -> slow.closedAt().get() != 0);
+        long slowCallMillis = TimeUnit.NANOSECONDS.toMillis(slow.closedAt().get() - slow.at());
+
+        assertThat(fast.at()).as("the well-behaved endpoint got the event while the slow call was still open (%d ms)",
+                slowCallMillis).isLessThan(slow.closedAt().get());
+        assertThat(slowCallMillis).as("the slow call ends at its deadline, not when the receiver is done dripping")
+                .isLessThan(DEADLINE_MS + 3_000);
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            Map<String, Object> endpoint = QueueApi.jsonObject(QueueApi.getAs(TestUser.ADMIN, QueueApi.BASE,
+                    "/api/admin/webhooks/slow").body());
+            assertThat(endpoint).containsKey("cursorPosition").doesNotContainKey("failingSince");
+            assertThat(Instant.parse((String) endpoint.get("lastSuccessAt"))).as("the 200 counts").isAfter(started);
+            HttpResponse<String> log = QueueApi.getAs(TestUser.ADMIN, QueueApi.BASE, "/api/admin/webhooks/slow/deliveries");
+            assertThat(log.statusCode()).as(log.body()).isEqualTo(200);
+            assertThat(log.body()).as("delivered: no delivery row").doesNotContain("\"eventId\":\"" + slow.id() + "\"");
+        });
+    }
+
+    static List<SlowCall> slowCallsOf(long mailId) {
+        return SLOW_CALLS.stream().filter(c -> c.data().get("mailId") instanceof Number n && n.longValue() == mailId).toList();
     }
 
     @Test
@@ -103,9 +235,9 @@ class WebhookIT extends QueueServerIT {
                     .containsEntry("tags", List.of("receipt", "shop")).containsEntry("id", r.id());
         });
         assertThat(received).extracting(r -> r.data().get("type") + ":" + r.data().get("recipient"))
-                .containsExactly("sent:" + ok, "refused:" + gone);
+                .as("one log row's recipients, in address order").containsExactly("refused:" + gone, "sent:" + ok);
         @SuppressWarnings("unchecked")
-        Map<String, Object> reply = (Map<String, Object>) received.get(1).data().get("reply");
+        Map<String, Object> reply = (Map<String, Object>) received.get(0).data().get("reply");
         assertThat(((Number) reply.get("code")).intValue()).isEqualTo(550);
         assertThat(reply).containsEntry("enhancedStatus", "5.1.1");
 
@@ -125,6 +257,9 @@ class WebhookIT extends QueueServerIT {
             await().atMost(Duration.ofSeconds(20)).until(() -> of(receipt.getId()).size() >= 2);
             HttpResponse<String> endpoint = QueueApi.getAs(TestUser.ADMIN, QueueApi.BASE, "/api/admin/webhooks/it");
             assertThat(QueueApi.jsonObject(endpoint.body())).containsKey("failingSince");
+            HttpResponse<String> parked = QueueApi.getAs(TestUser.ADMIN, QueueApi.BASE, "/api/admin/webhooks/it/deliveries?status=PENDING");
+            assertThat(parked.body()).as("the failed event is parked").contains("\"eventId\":\""
+                    + of(receipt.getId()).get(0).id() + "\"", "\"httpStatus\":503");
         } finally {
             DOWN.set(false);
         }
@@ -136,11 +271,13 @@ class WebhookIT extends QueueServerIT {
         assertThat(received.stream().filter(r -> r.answered() == 204)).as("delivered once").hasSize(1);
         assertThat(received.get(received.size() - 1).answered()).isEqualTo(204);
 
-        HttpResponse<String> log = QueueApi.getAs(TestUser.ADMIN, QueueApi.BASE, "/api/admin/webhooks/it/deliveries?status=DELIVERED");
+        HttpResponse<String> log = QueueApi.getAs(TestUser.ADMIN, QueueApi.BASE, "/api/admin/webhooks/it/deliveries");
         assertThat(log.statusCode()).as(log.body()).isEqualTo(200);
-        assertThat(log.body()).contains("\"eventId\":\"" + received.get(0).id() + "\"", "\"httpStatus\":204");
+        assertThat(log.body()).as("delivered: its delivery row is gone")
+                .doesNotContain("\"eventId\":\"" + received.get(0).id() + "\"");
         HttpResponse<String> endpoint = QueueApi.getAs(TestUser.ADMIN, QueueApi.BASE, "/api/admin/webhooks/it");
-        assertThat(QueueApi.jsonObject(endpoint.body())).doesNotContainKey("failingSince").containsEntry("disabled", false);
+        assertThat(QueueApi.jsonObject(endpoint.body())).doesNotContainKey("failingSince").containsEntry("disabled", false)
+                .containsKeys("lastSuccessAt", "cursorPosition");
 
         HttpResponse<String> redeliver = QueueApi.sendAs(TestUser.ADMIN, "POST",
                 "/api/admin/webhooks/it/deliveries/" + received.get(0).id() + "/redeliver");
@@ -156,7 +293,7 @@ class WebhookIT extends QueueServerIT {
      * own) records a mail as sent without sending it, while the receiver is down, and is killed (SIGKILL)
      * before its event could be delivered; the event is delivered after that, once, with its id, by the
      * server that does the webhook work. Liberty on PostgreSQL only: it needs a second server on a shared
-     * database; neither the mode nor the outbox's durability depends on the database.
+     * database; neither the mode nor the log's durability depends on the database.
      */
     @Test
     void aSandboxServersEventOutlivesItsKillAndIsDeliveredAfterIt() throws Exception {

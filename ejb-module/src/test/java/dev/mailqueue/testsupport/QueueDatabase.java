@@ -67,6 +67,7 @@ public final class QueueDatabase implements AutoCloseable, BeforeAllCallback, Af
     private ThreadBoundDataSource dataSource;
     private QueueTables tables;
     private EntityManagerFactory emf;
+    private String target;
 
     private QueueDatabase() {
     }
@@ -86,6 +87,22 @@ public final class QueueDatabase implements AutoCloseable, BeforeAllCallback, Af
         QueueDatabase db = new QueueDatabase();
         db.open();
         return db;
+    }
+
+    /**
+     * @param version a schema version, e.g. {@code "12"}: the migrations up to it are applied, no later one
+     * @return a new, empty database at that version; the caller closes it (and may {@link #migrate()} it on)
+     */
+    public static QueueDatabase createAt(String version) {
+        QueueDatabase db = new QueueDatabase();
+        db.target = version;
+        db.open();
+        return db;
+    }
+
+    /** Applies the migrations not yet applied, up to the current version, as a newer server would at start. */
+    public void migrate() {
+        flyway(null).migrate();
     }
 
     @Override
@@ -124,15 +141,21 @@ public final class QueueDatabase implements AutoCloseable, BeforeAllCallback, Af
                 password = "app";
             }
         }
-        Flyway.configure(QueueDatabase.class.getClassLoader())
+        flyway(target).migrate();
+        url = url.replace(";create=true", "");
+        dataSource = new ThreadBoundDataSource(url, user, password);
+    }
+
+    private org.flywaydb.core.Flyway flyway(String version) {
+        var configuration = Flyway.configure(QueueDatabase.class.getClassLoader())
                 .dataSource(url, user, password)
                 .locations("classpath:db/migration/" + KIND)
                 .skipDefaultCallbacks(true)
-                .failOnMissingLocations(true)
-                .load()
-                .migrate();
-        url = url.replace(";create=true", "");
-        dataSource = new ThreadBoundDataSource(url, user, password);
+                .failOnMissingLocations(true);
+        if (version != null) {
+            configuration.target(version);
+        }
+        return configuration.load();
     }
 
     private void execute(String serverUrl, String sql) {
@@ -275,6 +298,8 @@ public final class QueueDatabase implements AutoCloseable, BeforeAllCallback, Af
      */
     public void clean() {
         try (Connection c = connect(); Statement s = c.createStatement()) {
+            s.executeUpdate("DELETE FROM MAIL_QUEUE");
+            s.executeUpdate("DELETE FROM MAIL_CLAIMER");
             s.executeUpdate("DELETE FROM MAIL_ATTEMPT");
             s.executeUpdate("DELETE FROM MAIL_RECIPIENT");
             s.executeUpdate("DELETE FROM MAIL_ATTACHMENT");

@@ -17,6 +17,8 @@ import jakarta.transaction.UserTransaction;
 
 import javax.naming.InitialContext;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Another application on the same server: looks the queue's remote EJBs up by their java:global names
@@ -28,7 +30,8 @@ import java.io.IOException;
  * name ({@link #content()}) and the header {@code X-Sent-By: caller.war}. {@code outcome=find&id=..}
  * reads a mail through the remote view: {@code status attempts sentAt}. {@code outcome=statistics} calls
  * the admin view: {@code QUEUED-count}. A call the EJB refuses for lack of a role answers
- * {@code jakarta.ejb.EJBAccessException}.
+ * {@code jakarta.ejb.EJBAccessException}. {@code outcome=batch} enqueues several mails in one call
+ * ({@link #enqueueAll}).
  */
 @WebServlet("/enqueue")
 public class CallerServlet extends HttpServlet {
@@ -53,6 +56,10 @@ public class CallerServlet extends HttpServlet {
             if ("find".equals(outcome)) {
                 MailView mail = queue.find(Long.parseLong(request.getParameter("id")));
                 response.getWriter().print(mail.getStatus() + " " + mail.getAttempts().size() + " " + mail.getSentAt());
+                return;
+            }
+            if ("batch".equals(outcome)) {
+                enqueueAll(queue, request, response);
                 return;
             }
             String from = request.getParameter("from");
@@ -95,6 +102,33 @@ public class CallerServlet extends HttpServlet {
             response.setStatus(500);
             e.printStackTrace(response.getWriter());
         }
+    }
+
+    /**
+     * {@code outcome=batch&count=..&bytes=..&to=..&reference=..}: enqueues {@code count} mails in one
+     * {@code enqueueAll}, each with a file of {@code bytes} zero bytes, in a transaction it commits; answers the
+     * ids, or for a refused batch the exception's class and fields (the transaction rolled back).
+     */
+    private void enqueueAll(MailQueueRemote queue, HttpServletRequest request, HttpServletResponse response) throws Exception {
+        int count = Integer.parseInt(request.getParameter("count"));
+        byte[] file = new byte[Integer.parseInt(request.getParameter("bytes"))];
+        List<MailRequest> mails = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            mails.add(new MailRequest().from("orders@shop.example").to(request.getParameter("to"))
+                    .subject("Part " + (i + 1) + " of " + count).text("Sent through the remote EJB in one batch.")
+                    .reference(request.getParameter("reference")).attach("part-" + (i + 1) + ".bin", "application/octet-stream", file));
+        }
+        transaction.begin();
+        List<EnqueueReceipt> receipts;
+        try {
+            receipts = queue.enqueueAll(mails);
+        } catch (InvalidMailException e) {
+            transaction.rollback();
+            response.getWriter().print(e.getClass().getName() + " " + e.getErrors());
+            return;
+        }
+        transaction.commit();
+        response.getWriter().print(String.join(" ", receipts.stream().map(r -> Long.toString(r.getId())).toList()));
     }
 
     /** @return the 100,000 bytes of the attachment: byte i is i mod 251 */

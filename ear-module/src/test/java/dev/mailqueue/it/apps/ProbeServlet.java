@@ -19,6 +19,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.sql.Timestamp;
 import java.sql.Types;
 import java.time.LocalDateTime;
@@ -26,32 +27,39 @@ import java.time.ZoneOffset;
 import java.util.Set;
 
 /**
- * Reads queue rows with plain JDBC on the server's data source, and leaves a row as a worker that
- * died mid-send would. Answers text/plain.
+ * Reads queue rows with plain JDBC on the server's data source, and leaves a mail as a claimer that
+ * died mid-send would. Answers text/plain. The lean store (V13): a mail's content is MAIL_MESSAGE, an unfinished
+ * mail has a MAIL_QUEUE row (SENDING while a MAIL_CLAIMER holds it), and every status of a finished one is a row
+ * of its log, MAIL_ATTEMPT (the view MAIL_STATE reads both).
  * <ul>
- *   <li>{@code GET ?op=count[&table=][&mailId=]}: rows in MAIL_MESSAGE (or MAIL_ATTEMPT, MAIL_ATTACHMENT,
- *       MAIL_HEADER), optionally of one mail</li>
+ *   <li>{@code GET ?op=count[&table=][&mailId=]}: rows in MAIL_MESSAGE (or MAIL_ATTEMPT, MAIL_QUEUE,
+ *       MAIL_RECIPIENT, MAIL_ATTACHMENT, MAIL_HEADER, ...), optionally of one mail</li>
  *   <li>{@code GET ?op=executions&job=}: one line per execution of that batch job on this server,
  *       newest first: executionId batchStatus exitStatus</li>
- *   <li>{@code POST ?op=age&rows=id:STATUS:days,...}: in one transaction, puts each row in STATUS and
- *       moves all its times (created, not-before, and last attempt and sent-at where set) that many
- *       days back; a SENDING row gets a live lease (an hour) and a QUEUED one no attempts left, so the
- *       dispatcher leaves both alone</li>
- *   <li>{@code GET ?op=sending&from=&to=}: rows in SENDING with ids in [from, to]</li>
- *   <li>{@code GET ?op=attempts&from=&to=}: one line per attempt: mailId,leaseOwner,startedMs,finishedMs,outcome</li>
+ *   <li>{@code POST ?op=age&rows=id:STATUS:days,...}: in one transaction, puts each mail in STATUS and
+ *       moves all its times (created, and those of its log rows) that many days back. QUEUED: a free queue row
+ *       with no attempts left, due only in a year; SENDING: a queue row held by a live claimer
+ *       ({@code probe/alive#1}, its lease an hour); so the dispatcher leaves both alone. Any other status: no
+ *       queue row, and, where the mail's status was another, a log row (STATE, no attempt) that records it</li>
+ *   <li>{@code GET ?op=sending&from=&to=}: mails being sent (held by a claimer) with ids in [from, to]</li>
+ *   <li>{@code GET ?op=attempts&from=&to=}: one line per row of the attempt log (the outcomes an attempt log
+ *       shows: attempts and reports, not status changes): mailId,leaseOwner,startedMs,finishedMs,outcome</li>
  *   <li>{@code GET ?op=digest[&exclude=id,id,...]}: one line per queue table, {@code TABLE rows sha256},
  *       the hash over every row's columns in key order, so a test can tell that a request changed nothing
- *       at all; the mails excluded (and their attempts, parts and recipients) are left out</li>
- *   <li>{@code GET ?op=busy}: the ids of the rows the dispatcher may touch within 15 minutes (QUEUED with
- *       attempts left and due by then, or SENDING with a lease that ends by then), comma separated</li>
+ *       at all; the mails excluded (and their queue row, log, parts and recipients) are left out</li>
+ *   <li>{@code GET ?op=busy}: the ids of the mails the dispatcher may touch within 15 minutes (free in the
+ *       queue and due by then, or held by a claimer whose lease ends by then), comma separated</li>
  *   <li>{@code GET ?op=rate&account=}: the account's shared rate state: slowedLimit,dayCount (empty
  *       slowedLimit: at its configured limit; empty answer: no state yet)</li>
  *   <li>{@code POST ?op=reset-rate&account=}: deletes the account's shared rate state; answers the rows deleted</li>
- *   <li>{@code POST ?op=lease&id=&owner=&expiresInMs=}: a QUEUED row becomes SENDING, leased to owner,
- *       due now; with {@code sendStarted=true} as if its claimer had begun the SMTP transaction;
- *       answers the rows changed</li>
- *   <li>{@code POST ?op=fail&id=&code=}: a QUEUED row ends FAILED after one attempt the SMTP server
- *       answered with reply {@code code} (e.g. 550, a bounce); answers the rows changed</li>
+ *   <li>{@code POST ?op=lease&id=&owner=&expiresInMs=}: a free queued mail (QUEUED) becomes SENDING, due now,
+ *       held by a new claimer of that owner whose lease ends in that many ms (or has ended, for 0 or less), as
+ *       the only mail of its send order: when the lease is taken back, it is in doubt, as the first unrecorded
+ *       mail of a dead claimer always is ({@code sendStarted=true}, which said so before the lean store, is
+ *       accepted and changes nothing); answers the mails changed</li>
+ *   <li>{@code POST ?op=fail&id=&code=}: a free queued mail (QUEUED) leaves the queue FAILED after one attempt
+ *       the SMTP server answered with reply {@code code} (e.g. 550, a bounce), which publishes no event; answers
+ *       the mails changed</li>
  * </ul>
  */
 @WebServlet("/db")
@@ -77,8 +85,8 @@ public class ProbeServlet extends HttpServlet {
             switch (request.getParameter("op")) {
                 case "count" -> out.print(count(c, request.getParameter("table"), request.getParameter("mailId")));
                 case "executions" -> executions(request.getParameter("job"), out);
-                case "sending" -> out.print(single(c, "SELECT COUNT(*) FROM MAIL_MESSAGE WHERE STATUS = 'SENDING'"
-                        + " AND ID BETWEEN " + id(request, "from") + " AND " + id(request, "to")));
+                case "sending" -> out.print(single(c, "SELECT COUNT(*) FROM MAIL_QUEUE WHERE CLAIMER IS NOT NULL"
+                        + " AND MAIL_ID BETWEEN " + id(request, "from") + " AND " + id(request, "to")));
                 case "attempts" -> attempts(c, id(request, "from"), id(request, "to"), out);
                 case "rate" -> rate(c, request.getParameter("account"), out);
                 case "digest" -> digest(c, request.getParameter("exclude"), out);
@@ -111,24 +119,66 @@ public class ProbeServlet extends HttpServlet {
             fail(request, response);
             return;
         }
+        if ("lease".equals(request.getParameter("op"))) {
+            try (Connection c = dataSource.getConnection()) {
+                response.getWriter().print(lease(c, id(request, "id"), request.getParameter("owner"),
+                        Long.parseLong(request.getParameter("expiresInMs"))));
+            } catch (SQLException e) {
+                response.setStatus(500);
+                e.printStackTrace(response.getWriter());
+            }
+            return;
+        }
+        response.setStatus(400);
+    }
+
+    /**
+     * @return 1 when the mail was free in the queue and is now held by a new claimer of {@code owner} whose lease
+     *         ends in {@code expiresInMs}; else 0, and nothing changed
+     */
+    private static int lease(Connection c, long id, String owner, long expiresInMs) throws SQLException {
         LocalDateTime now = LocalDateTime.now(ZoneOffset.UTC);
-        try (Connection c = dataSource.getConnection();
-             PreparedStatement s = c.prepareStatement("UPDATE MAIL_MESSAGE SET STATUS = 'SENDING', LEASE_OWNER = ?,"
-                     + " LEASE_EXPIRES_AT = ?, NOT_BEFORE = ?, SEND_STARTED_AT = ? WHERE ID = ? AND STATUS = 'QUEUED'")) {
-            s.setString(1, request.getParameter("owner"));
-            s.setTimestamp(2, Timestamp.valueOf(now.plusNanos(Long.parseLong(request.getParameter("expiresInMs")) * 1_000_000)));
-            s.setTimestamp(3, Timestamp.valueOf(now));
-            s.setTimestamp(4, "true".equals(request.getParameter("sendStarted")) ? Timestamp.valueOf(now) : null);
-            s.setLong(5, id(request, "id"));
-            response.getWriter().print(s.executeUpdate());
-        } catch (SQLException e) {
-            response.setStatus(500);
-            e.printStackTrace(response.getWriter());
+        c.setAutoCommit(false);
+        try {
+            long claimer = claimer(c, owner, now, now.plusNanos(expiresInMs * 1_000_000));
+            int changed;
+            try (PreparedStatement s = c.prepareStatement("UPDATE MAIL_QUEUE SET CLAIMER = ?, CLAIM_NO = 1, DUE_AT = ?"
+                    + " WHERE MAIL_ID = ? AND CLAIMER IS NULL")) {
+                s.setLong(1, claimer);
+                s.setTimestamp(2, Timestamp.valueOf(now));
+                s.setLong(3, id);
+                changed = s.executeUpdate();
+            }
+            if (changed == 1) {
+                c.commit();
+            } else {
+                c.rollback();
+            }
+            return changed;
+        } catch (SQLException | RuntimeException e) {
+            c.rollback();
+            throw e;
         }
     }
 
-    private static final Set<String> TABLES = Set.of("MAIL_MESSAGE", "MAIL_ATTEMPT", "MAIL_ATTACHMENT", "MAIL_HEADER",
-            "BOUNCE_REPORT", "SUPPRESSION");
+    /** @return the id of a new claimer (MAIL_CLAIMER) of {@code owner}, started now, its lease to {@code expiresAt} */
+    private static long claimer(Connection c, String owner, LocalDateTime now, LocalDateTime expiresAt)
+            throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("INSERT INTO MAIL_CLAIMER (OWNER, STARTED_AT, EXPIRES_AT)"
+                + " VALUES (?, ?, ?)", Statement.RETURN_GENERATED_KEYS)) {
+            s.setString(1, owner);
+            s.setTimestamp(2, Timestamp.valueOf(now));
+            s.setTimestamp(3, Timestamp.valueOf(expiresAt));
+            s.executeUpdate();
+            try (ResultSet keys = s.getGeneratedKeys()) {
+                keys.next();
+                return keys.getLong(1);
+            }
+        }
+    }
+
+    private static final Set<String> TABLES = Set.of("MAIL_MESSAGE", "MAIL_ATTEMPT", "MAIL_QUEUE", "MAIL_RECIPIENT",
+            "MAIL_ATTACHMENT", "MAIL_HEADER", "BOUNCE_REPORT", "SUPPRESSION");
 
     private static long count(Connection c, String table, String mailId) throws SQLException {
         String name = table == null ? "MAIL_MESSAGE" : table;
@@ -152,41 +202,138 @@ public class ProbeServlet extends HttpServlet {
         }
     }
 
+    /** The claimer that holds the mails {@code age} leaves SENDING: alive for an hour, nobody's job. */
+    private static final String ALIVE = "probe/alive#1";
+
     private static int age(Connection c, String rows) throws SQLException {
         LocalDateTime now = LocalDateTime.now(ZoneOffset.UTC);
         int changed = 0;
         c.setAutoCommit(false);
-        try (PreparedStatement s = c.prepareStatement("UPDATE MAIL_MESSAGE SET STATUS = ?, CREATED_AT = ?, NOT_BEFORE = ?,"
-                + " LAST_ATTEMPT_AT = CASE WHEN LAST_ATTEMPT_AT IS NULL THEN LAST_ATTEMPT_AT ELSE ? END,"
-                + " SENT_AT = CASE WHEN SENT_AT IS NULL THEN SENT_AT ELSE ? END,"
-                + " LEASE_OWNER = ?, LEASE_EXPIRES_AT = ?, ATTEMPTS_REMAINING = ATTEMPTS_REMAINING * ? WHERE ID = ?")) {
+        try {
+            Long alive = null;
             for (String row : rows.split(",")) {
                 String[] spec = row.split(":");
+                long id = Long.parseLong(spec[0]);
                 String status = spec[1];
                 Timestamp then = Timestamp.valueOf(now.minusDays(Long.parseLong(spec[2])));
-                boolean sending = status.equals("SENDING");
-                s.setString(1, status);
-                s.setTimestamp(2, then);
-                s.setTimestamp(3, then);
-                s.setTimestamp(4, then);
-                s.setTimestamp(5, then);
-                if (sending) {
-                    s.setString(6, "probe/alive#1");
-                    s.setTimestamp(7, Timestamp.valueOf(now.plusHours(1)));
-                } else {
-                    s.setNull(6, Types.VARCHAR);
-                    s.setNull(7, Types.TIMESTAMP);
+                String was = text(c, "SELECT STATUS FROM MAIL_STATE WHERE MAIL_ID = ?", id);
+                int updated = update(c, "UPDATE MAIL_MESSAGE SET CREATED_AT = ? WHERE ID = ?", then, id);
+                if (updated == 0) {
+                    continue;
                 }
-                s.setInt(8, status.equals("QUEUED") ? 0 : 1);
-                s.setLong(9, Long.parseLong(spec[0]));
-                changed += s.executeUpdate();
+                changed += updated;
+                update(c, "UPDATE MAIL_ATTEMPT SET STARTED_AT = ?, FINISHED_AT = ? WHERE MAIL_ID = ?", then, then, id);
+                update(c, "DELETE FROM MAIL_QUEUE WHERE MAIL_ID = ?", id);
+                switch (status) {
+                    case "QUEUED" -> queueRow(c, id, then, Timestamp.valueOf(now.plusDays(365)), 0, null);
+                    case "SENDING" -> {
+                        if (alive == null) {
+                            alive = claimer(c, ALIVE, now, now.plusHours(1));
+                        }
+                        queueRow(c, id, then, then, 1, alive);
+                    }
+                    default -> {
+                        if (!status.equals(was)) {
+                            log(c, id, then, "STATE", null, null, status);
+                        }
+                    }
+                }
             }
+            update(c, "DELETE FROM MAIL_CLAIMER WHERE OWNER = ? AND NOT EXISTS (SELECT 1 FROM MAIL_QUEUE q"
+                    + " WHERE q.CLAIMER = MAIL_CLAIMER.ID)", ALIVE);
             c.commit();
         } catch (SQLException | RuntimeException e) {
             c.rollback();
             throw e;
         }
         return changed;
+    }
+
+    /** Gives a mail a queue row, as an enqueue (or a claim, with {@code claimer}) writes it. */
+    private static void queueRow(Connection c, long id, Timestamp createdAt, Timestamp dueAt, int attemptsLeft,
+                                 Long claimer) throws SQLException {
+        int priority;
+        String account;
+        String campaign;
+        try (PreparedStatement s = c.prepareStatement("SELECT PRIORITY, SMTP_ACCOUNT, CAMPAIGN FROM MAIL_MESSAGE"
+                + " WHERE ID = ?")) {
+            s.setLong(1, id);
+            try (ResultSet r = s.executeQuery()) {
+                r.next();
+                priority = r.getInt(1);
+                account = r.getString(2);
+                campaign = r.getString(3);
+            }
+        }
+        boolean settled = single(c, "SELECT COUNT(*) FROM MAIL_RECIPIENT WHERE MAIL_ID = " + id) > 0;
+        try (PreparedStatement s = c.prepareStatement("INSERT INTO MAIL_QUEUE (MAIL_ID, PRIORITY, CREATED_AT, DUE_AT,"
+                + " ATTEMPTS_LEFT, SMTP_ACCOUNT, CAMPAIGN, SETTLED, CLAIMER, CLAIM_NO) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+            s.setLong(1, id);
+            s.setInt(2, priority);
+            s.setTimestamp(3, createdAt);
+            s.setTimestamp(4, dueAt);
+            s.setInt(5, attemptsLeft);
+            s.setString(6, account);
+            s.setString(7, campaign);
+            s.setInt(8, settled ? 1 : 0);
+            if (claimer == null) {
+                s.setNull(9, Types.BIGINT);
+                s.setNull(10, Types.INTEGER);
+            } else {
+                s.setLong(9, claimer);
+                s.setInt(10, 1);
+            }
+            s.executeUpdate();
+        }
+    }
+
+    /**
+     * Writes one row of a mail's log as the stores do: its id from the log's sequence, in commit order where the
+     * database has no transaction ids (the event clock's row lock first, held to the commit). It publishes no event.
+     */
+    private static void log(Connection c, long mailId, Timestamp at, String outcome, Integer code, String error,
+                            String mailStatus) throws SQLException {
+        String product = c.getMetaData().getDatabaseProductName().toLowerCase(java.util.Locale.ROOT);
+        boolean postgres = product.contains("postgres");
+        if (!postgres) {
+            update(c, "UPDATE EVENT_CLOCK SET TICK = TICK + 1 WHERE ID = 1");
+        }
+        try (PreparedStatement s = c.prepareStatement("INSERT INTO MAIL_ATTEMPT (" + (postgres ? "" : "ID, ")
+                + "MAIL_ID, STARTED_AT, FINISHED_AT, SERVER_INSTANCE, LEASE_OWNER, OUTCOME, SMTP_REPLY_CODE,"
+                + " SMTP_REPLY_TEXT, ERROR, MAIL_STATUS) VALUES (" + (postgres ? "" : "NEXT VALUE FOR MAIL_LOG_SEQ, ")
+                + "?, ?, ?, 'probe', 'probe', ?, ?, ?, ?, ?)")) {
+            s.setLong(1, mailId);
+            s.setTimestamp(2, at);
+            s.setTimestamp(3, at);
+            s.setString(4, outcome);
+            if (code == null) {
+                s.setNull(5, Types.INTEGER);
+            } else {
+                s.setInt(5, code);
+            }
+            s.setString(6, error);
+            s.setString(7, error);
+            s.setString(8, mailStatus);
+            s.executeUpdate();
+        }
+    }
+
+    private static int update(Connection c, String sql, Object... params) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement(sql)) {
+            for (int i = 0; i < params.length; i++) {
+                s.setObject(i + 1, params[i]);
+            }
+            return s.executeUpdate();
+        }
+    }
+
+    private static String text(Connection c, String sql, long id) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement(sql)) {
+            s.setLong(1, id);
+            try (ResultSet r = s.executeQuery()) {
+                return r.next() ? r.getString(1) : null;
+            }
+        }
     }
 
     /** Forgets an account's shared rate state (a Derby database outlives the test run). */
@@ -207,32 +354,28 @@ public class ProbeServlet extends HttpServlet {
     }
 
     private void fail(HttpServletRequest request, HttpServletResponse response) throws IOException {
-        long id = id(request, "id");
-        int code = Integer.parseInt(request.getParameter("code"));
-        Timestamp now = Timestamp.valueOf(LocalDateTime.now(ZoneOffset.UTC));
-        String error = code + " refused by the probe";
-        try (Connection c = dataSource.getConnection();
-             PreparedStatement mail = c.prepareStatement("UPDATE MAIL_MESSAGE SET STATUS = 'FAILED',"
-                     + " ATTEMPTS_REMAINING = 0, LAST_ATTEMPT_AT = ?, LAST_ERROR = ? WHERE ID = ? AND STATUS = 'QUEUED'");
-             PreparedStatement attempt = c.prepareStatement("INSERT INTO MAIL_ATTEMPT (ID, MAIL_ID, STARTED_AT,"
-                     + " FINISHED_AT, SERVER_INSTANCE, LEASE_OWNER, OUTCOME, SMTP_REPLY_CODE, SMTP_REPLY_TEXT, ERROR)"
-                     + " VALUES (?, ?, ?, ?, 'probe', 'probe', 'FAILED', ?, ?, ?)")) {
-            mail.setTimestamp(1, now);
-            mail.setString(2, error);
-            mail.setLong(3, id);
-            int changed = mail.executeUpdate();
-            attempt.setLong(1, -id); // the sequence hands out positive ids only
-            attempt.setLong(2, id);
-            attempt.setTimestamp(3, now);
-            attempt.setTimestamp(4, now);
-            attempt.setInt(5, code);
-            attempt.setString(6, error);
-            attempt.setString(7, error);
-            attempt.executeUpdate();
-            response.getWriter().print(changed);
+        try (Connection c = dataSource.getConnection()) {
+            response.getWriter().print(fail(c, id(request, "id"), Integer.parseInt(request.getParameter("code"))));
         } catch (SQLException e) {
             response.setStatus(500);
             e.printStackTrace(response.getWriter());
+        }
+    }
+
+    /** @return 1 when the mail was free in the queue and is now FAILED after one attempt answered {@code code}; else 0 */
+    private static int fail(Connection c, long id, int code) throws SQLException {
+        Timestamp now = Timestamp.valueOf(LocalDateTime.now(ZoneOffset.UTC));
+        c.setAutoCommit(false);
+        try {
+            int changed = update(c, "DELETE FROM MAIL_QUEUE WHERE MAIL_ID = ? AND CLAIMER IS NULL", id);
+            if (changed == 1) {
+                log(c, id, now, "FAILED", code, code + " refused by the probe", "FAILED");
+            }
+            c.commit();
+            return changed;
+        } catch (SQLException | RuntimeException e) {
+            c.rollback();
+            throw e;
         }
     }
 
@@ -247,9 +390,12 @@ public class ProbeServlet extends HttpServlet {
         }
     }
 
+    /** The outcomes of the attempt log (AttemptOutcome.SHOWN): the log's other rows record status changes. */
+    private static final String SHOWN = "'SENT', 'FAILED', 'IN_DOUBT', 'BOUNCED', 'DELAYED', 'COMPLAINED'";
+
     private static void attempts(Connection c, long from, long to, PrintWriter out) throws SQLException {
         try (PreparedStatement s = c.prepareStatement("SELECT MAIL_ID, LEASE_OWNER, STARTED_AT, FINISHED_AT, OUTCOME"
-                + " FROM MAIL_ATTEMPT WHERE MAIL_ID BETWEEN ? AND ? ORDER BY ID")) {
+                + " FROM MAIL_ATTEMPT WHERE MAIL_ID BETWEEN ? AND ? AND OUTCOME IN (" + SHOWN + ") ORDER BY ID")) {
             s.setLong(1, from);
             s.setLong(2, to);
             try (ResultSet r = s.executeQuery()) {
@@ -261,9 +407,13 @@ public class ProbeServlet extends HttpServlet {
         }
     }
 
-    /** The tables a request could change, with the columns that identify a row's order. */
-    private static final String[][] DIGESTED = {{"MAIL_MESSAGE", "ID"}, {"MAIL_ATTEMPT", "ID"},
-            {"MAIL_ATTACHMENT", "MAIL_ID, SEQ_NO"}, {"MAIL_HEADER", "MAIL_ID, SEQ_NO"}, {"MAIL_RECIPIENT", "MAIL_ID, ADDRESS"}};
+    /**
+     * The tables a request could change, with the columns that identify a row's order (not MAIL_CLAIMER: the
+     * dispatcher's claimers come and go while no mail changes).
+     */
+    private static final String[][] DIGESTED = {{"MAIL_MESSAGE", "ID"}, {"MAIL_QUEUE", "MAIL_ID"}, {"MAIL_ATTEMPT", "ID"},
+            {"MAIL_ATTACHMENT", "MAIL_ID, SEQ_NO"}, {"MAIL_HEADER", "MAIL_ID, SEQ_NO"},
+            {"MAIL_RECIPIENT", "MAIL_ID, ADDRESS, ATTEMPT_ID"}};
 
     private static void digest(Connection c, String exclude, PrintWriter out) throws SQLException {
         String excluded = exclude == null || exclude.isBlank() ? "" : java.util.Arrays.stream(exclude.split(","))
@@ -300,9 +450,9 @@ public class ProbeServlet extends HttpServlet {
 
     private static String busy(Connection c) throws SQLException {
         Timestamp soon = Timestamp.valueOf(LocalDateTime.now(ZoneOffset.UTC).plusMinutes(15));
-        try (PreparedStatement s = c.prepareStatement("SELECT ID FROM MAIL_MESSAGE WHERE (STATUS = 'QUEUED'"
-                + " AND ATTEMPTS_REMAINING > 0 AND NOT_BEFORE <= ?) OR (STATUS = 'SENDING' AND LEASE_EXPIRES_AT <= ?)"
-                + " ORDER BY ID")) {
+        try (PreparedStatement s = c.prepareStatement("SELECT q.MAIL_ID FROM MAIL_QUEUE q LEFT JOIN MAIL_CLAIMER c"
+                + " ON c.ID = q.CLAIMER WHERE (q.CLAIMER IS NULL AND q.DUE_AT <= ?) OR (q.CLAIMER IS NOT NULL AND"
+                + " c.EXPIRES_AT <= ?) ORDER BY q.MAIL_ID")) {
             s.setTimestamp(1, soon);
             s.setTimestamp(2, soon);
             StringBuilder ids = new StringBuilder();

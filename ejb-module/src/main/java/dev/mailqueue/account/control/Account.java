@@ -17,7 +17,7 @@ import java.util.Set;
  * @param perMinute     most sends in any 60 s window, over all servers; 0 means no limit
  * @param perDay        most sends per UTC calendar day, over all servers; 0 means no limit
  * @param bounceAddress where reports about its mail go, {@code local@domain}, made a VERP envelope sender per
- *                      mail ({@code local+<token>@domain}, see {@code dev.mailqueue.bounce.control.VerpAddress});
+ *                      mail ({@code local+<token>@domain}, see {@code dev.mailqueue.address.control.VerpAddress});
  *                      null when the session's envelope sender is used as it is
  * @param refusesSmtpUtf8 true when mail routed to it may not have an address with a non-ASCII local part
  *                      (refused at enqueue, for a relay that never offers SMTPUTF8, RFC 6531); false when such

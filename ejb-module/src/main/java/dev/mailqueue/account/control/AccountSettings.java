@@ -1,7 +1,7 @@
 package dev.mailqueue.account.control;
 
-import dev.mailqueue.bounce.control.VerpAddress;
-import dev.mailqueue.bounce.control.VerpToken;
+import dev.mailqueue.address.control.VerpAddress;
+import dev.mailqueue.address.control.VerpToken;
 
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,7 +1,7 @@
 package dev.mailqueue.account.control;
 
-import dev.mailqueue.bounce.control.VerpAddress;
-import dev.mailqueue.bounce.control.VerpToken;
+import dev.mailqueue.address.control.VerpAddress;
+import dev.mailqueue.address.control.VerpToken;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.config.Config;
@@ -57,14 +57,27 @@ public class Accounts {
     }
 
     /**
+     * @param account   an account the mail is sent through
+     * @param mailId    the mail's id
+     * @param recipient the position of the one recipient of this SMTP transaction among the mail's To, Cc and
+     *                  Bcc, from 0
+     * @return the VERP envelope sender (RFC 5321 MAIL FROM) of that recipient's copy through that account,
+     *         {@code local+<token>@domain} ({@link VerpToken#of(long, int)}); null when the account has no
+     *         bounce address, so that its session's envelope sender applies
+     */
+    public String envelopeSender(Account account, long mailId, int recipient) {
+        return account.usesVerp() ? VerpAddress.of(account.bounceAddress(), verp.of(mailId, recipient)) : null;
+    }
+
+    /**
      * @param account an account the mail is sent through
      * @param mailId  the mail's id
-     * @return the VERP envelope sender (RFC 5321 MAIL FROM) of that mail through that account,
-     *         {@code local+<token>@domain}; null when the account has no bounce address, so that its session's
-     *         envelope sender applies
+     * @return the VERP envelope sender that names the mail and no recipient ({@link VerpToken#ofMail}), for a
+     *         transaction that does not go to the mail's recipients (a redirected mail); null when the account
+     *         has no bounce address
      */
-    public String envelopeSender(Account account, long mailId) {
-        return account.usesVerp() ? VerpAddress.of(account.bounceAddress(), verp.of(mailId)) : null;
+    public String envelopeSenderOfMail(Account account, long mailId) {
+        return account.usesVerp() ? VerpAddress.of(account.bounceAddress(), verp.ofMail(mailId)) : null;
     }
 
     /** @return the VERP tokens, to verify those of reports; empty when {@value AccountSettings#VERP_SECRET} is not set */

@@ -1,5 +1,6 @@
 package dev.mailqueue.admin.boundary;
 
+import dev.mailqueue.server.control.ServerInstance;
 import dev.mailqueue.api.FieldError;
 import dev.mailqueue.api.InvalidFilterException;
 import dev.mailqueue.api.MailLimits;
@@ -36,6 +37,9 @@ public class Campaigns {
 
     @Resource
     SessionContext context;
+
+    @Inject
+    ServerInstance server;
 
     /**
      * A campaign as the admin API shows it.
@@ -85,7 +89,7 @@ public class Campaigns {
      */
     public CampaignState cancel(String name) throws InvalidFilterException {
         check(name);
-        int cancelled = store.cancel(name);
+        int cancelled = store.cancel(name, server.name(), "operator:" + caller());
         LOG.info(() -> caller() + " cancelled campaign " + name + ": " + cancelled + " mails");
         return state(name, cancelled);
     }

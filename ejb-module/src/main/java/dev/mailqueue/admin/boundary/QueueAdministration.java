@@ -1,5 +1,7 @@
 package dev.mailqueue.admin.boundary;
 
+import dev.mailqueue.server.control.ServerInstance;
+import dev.mailqueue.queue.control.MailLifecycle;
 import dev.mailqueue.account.control.Accounts;
 import dev.mailqueue.admin.control.BulkActions;
 import dev.mailqueue.admin.control.FilterRules;
@@ -23,8 +25,9 @@ import dev.mailqueue.log.control.LogText;
 import dev.mailqueue.mail.boundary.Roles;
 import dev.mailqueue.mail.control.MailFactory;
 import dev.mailqueue.mail.control.MailViews;
-import dev.mailqueue.mail.entity.MailMessage;
-import dev.mailqueue.mail.entity.Utc;
+import dev.mailqueue.queue.entity.MailMessage;
+import dev.mailqueue.queue.entity.MailState;
+import dev.mailqueue.queue.entity.Utc;
 import dev.mailqueue.queue.control.DispatchPauseStore;
 import dev.mailqueue.queue.control.EventRecord;
 import dev.mailqueue.queue.control.OperatorStore;
@@ -107,6 +110,14 @@ public class QueueAdministration implements MailAdminLocal, MailAdminRemote {
     @Resource
     SessionContext context;
 
+    @Inject
+    ServerInstance server;
+
+    /** @return who acts, as the mail's log names them */
+    private String actor() {
+        return "operator:" + context.getCallerPrincipal().getName();
+    }
+
     @Override
     @RolesAllowed({Roles.ADMIN, Roles.VIEWER})
     public MailPage search(MailFilter filter, int page, int size, String sort) throws InvalidFilterException {
@@ -136,8 +147,8 @@ public class QueueAdministration implements MailAdminLocal, MailAdminRemote {
         BulkActions.requireCriteria(filter);
         Instant now = Instant.now();
         int changed = 0;
-        for (BulkActions.Chunk chunk = actions.next(action, filter, 0, now); chunk.lastId() >= 0;
-             chunk = actions.next(action, filter, chunk.lastId(), now)) {
+        for (BulkActions.Chunk chunk = actions.next(action, filter, 0, now, actor()); chunk.lastId() >= 0;
+             chunk = actions.next(action, filter, chunk.lastId(), now, actor())) {
             changed += chunk.changed();
         }
         return changed;
@@ -145,7 +156,8 @@ public class QueueAdministration implements MailAdminLocal, MailAdminRemote {
 
     @Override
     public MailView requeue(long id) throws MailNotFoundException, MailStateException {
-        if (store.requeue(List.of(id), Instant.now(), factory.attempts(), factory.expiry(null, Instant.now())) == 1) {
+        if (store.requeue(List.of(id), Instant.now(), factory.attempts(), factory.expiry(null, Instant.now()), server.name(),
+                actor()) == 1) {
             return find(id);
         }
         throw refusal(id, "be requeued (only FAILED, EXPIRED, HELD or CANCELLED mail can)");
@@ -153,7 +165,7 @@ public class QueueAdministration implements MailAdminLocal, MailAdminRemote {
 
     @Override
     public MailView cancel(long id) throws MailNotFoundException, MailStateException {
-        if (store.cancel(List.of(id), OperatorStore.CANCELLABLE) == 1) {
+        if (store.cancel(List.of(id), MailLifecycle.CANCELLABLE, server.name(), actor()) == 1) {
             return find(id);
         }
         throw refusal(id, "be cancelled (only QUEUED or HELD mail can)");
@@ -265,11 +277,12 @@ public class QueueAdministration implements MailAdminLocal, MailAdminRemote {
      * @throws MailNotFoundException when there is no such mail
      */
     private MailStateException refusal(long id, String action) throws MailNotFoundException {
-        MailMessage mail = em.find(MailMessage.class, id);
-        if (mail == null) {
+        em.clear(); // the store changed rows in SQL: read the state as it is now
+        MailState state = em.find(MailState.class, id);
+        if (state == null) {
             throw new MailNotFoundException(id);
         }
-        return new MailStateException(id, mail.getStatus(), action);
+        return new MailStateException(id, state.getStatus(), action);
     }
 
     private int logged(String what, int rows) {

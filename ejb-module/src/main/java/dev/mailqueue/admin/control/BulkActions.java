@@ -1,11 +1,13 @@
 package dev.mailqueue.admin.control;
 
+import dev.mailqueue.server.control.ServerInstance;
+import dev.mailqueue.queue.control.MailLifecycle;
 import dev.mailqueue.api.FieldError;
 import dev.mailqueue.api.InvalidFilterException;
 import dev.mailqueue.api.MailFilter;
 import dev.mailqueue.api.MailStatus;
 import dev.mailqueue.mail.control.MailFactory;
-import dev.mailqueue.mail.entity.MailMessage;
+import dev.mailqueue.queue.entity.MailMessage;
 import dev.mailqueue.queue.control.OperatorStore;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
@@ -34,17 +36,20 @@ import java.util.Set;
 @Stateless
 public class BulkActions {
 
+    @jakarta.inject.Inject
+    ServerInstance server;
+
     /** Mails per chunk, and per transaction. */
     static final int CHUNK = 500;
 
     /** What a bulk action does. */
     public enum Action {
         /** Back to the queue as if new ({@link OperatorStore#requeue}). */
-        REQUEUE(OperatorStore.REQUEUEABLE),
+        REQUEUE(MailLifecycle.REQUEUEABLE),
         /** Withdrawn ({@link OperatorStore#cancel}). */
-        CANCEL(OperatorStore.CANCELLABLE),
+        CANCEL(MailLifecycle.CANCELLABLE),
         /** Deleted with everything that belongs to it ({@link OperatorStore#delete}). */
-        DELETE(OperatorStore.DELETABLE);
+        DELETE(MailLifecycle.DELETABLE);
 
         private final Set<MailStatus> from;
 
@@ -83,18 +88,19 @@ public class BulkActions {
      * @param filter  which mails
      * @param afterId only ids greater than this
      * @param now     now (a requeue makes mails due then)
+     * @param actor   who acts, as the mails' log names them, e.g. {@code operator:admin}
      * @return what the chunk did
      * @throws dev.mailqueue.queue.control.StoreException (wrapped by the container) when the database fails
      */
     @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
-    public Chunk next(Action action, MailFilter filter, long afterId, Instant now) {
+    public Chunk next(Action action, MailFilter filter, long afterId, Instant now, String actor) {
         List<Long> ids = ids(filter, action.from(), afterId);
         if (ids.isEmpty()) {
             return new Chunk(0, -1);
         }
         int changed = switch (action) {
-            case REQUEUE -> store.requeue(ids, now, factory.attempts(), factory.expiry(null, now));
-            case CANCEL -> store.cancel(ids, action.from());
+            case REQUEUE -> store.requeue(ids, now, factory.attempts(), factory.expiry(null, now), server.name(), actor);
+            case CANCEL -> store.cancel(ids, action.from(), server.name(), actor);
             case DELETE -> store.delete(ids);
         };
         return new Chunk(changed, ids.get(ids.size() - 1));
@@ -107,8 +113,9 @@ public class BulkActions {
         }
         CriteriaBuilder cb = em.getCriteriaBuilder();
         CriteriaQuery<Long> select = cb.createQuery(Long.class);
-        Root<MailMessage> mail = select.from(MailMessage.class);
-        List<Predicate> where = new ArrayList<>(List.of(MailCriteria.of(cb, select, mail, filter, allowed)));
+        MailCriteria.Roots roots = new MailCriteria.Roots(select);
+        Root<MailMessage> mail = roots.mail();
+        List<Predicate> where = new ArrayList<>(List.of(MailCriteria.of(cb, roots, filter, allowed)));
         where.add(cb.greaterThan(mail.get("id"), afterId));
         select.select(mail.get("id")).where(where.toArray(Predicate[]::new)).orderBy(cb.asc(mail.get("id")));
         return em.createQuery(select).setMaxResults(CHUNK).getResultList();

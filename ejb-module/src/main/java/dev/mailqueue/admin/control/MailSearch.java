@@ -8,32 +8,42 @@ import dev.mailqueue.api.MailFilter;
 import dev.mailqueue.api.MailPage;
 import dev.mailqueue.api.MailView;
 import dev.mailqueue.api.MailStatus;
-import dev.mailqueue.mail.entity.AddressLists;
-import dev.mailqueue.mail.entity.MailMessage;
-import dev.mailqueue.mail.entity.Utc;
+import dev.mailqueue.queue.entity.AddressLists;
+import dev.mailqueue.queue.entity.MailMessage;
+import dev.mailqueue.queue.entity.MailState;
+import dev.mailqueue.queue.entity.Utc;
 import jakarta.persistence.Tuple;
 import jakarta.persistence.criteria.Selection;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.criteria.CriteriaBuilder;
 import jakarta.persistence.criteria.CriteriaQuery;
 import jakarta.persistence.criteria.Order;
+import jakarta.persistence.criteria.Path;
 import jakarta.persistence.criteria.Root;
 
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 /**
  * One page of the mails a filter matches, in the order asked for, and how many match in all. Sorts by
- * a whitelisted attribute, then by id, so pages are stable while rows are added.
+ * a whitelisted attribute, then by id, so pages are stable while rows are added. A page reads the state
+ * ({@link MailState}) of its mails only; the count reads it only when a criterion is on it (a status, an error
+ * text). Sorting by an attribute of the state (status, notBefore, sentAt, lastAttemptAt) orders every mail the
+ * filter matches by a value the view computes: no index serves it.
  */
 public final class MailSearch {
 
     /** Attributes a search may sort by. */
     static final Set<String> SORTABLE = Set.of("id", "createdAt", "status", "priority", "notBefore", "sentAt",
             "lastAttemptAt");
+
+    /** The sortable attributes that are the state's, by the name a search knows them by: the {@link MailState}'s. */
+    private static final Map<String, String> SORTABLE_STATE = Map.of("status", "status", "notBefore", "dueAt",
+            "sentAt", "sentAt", "lastAttemptAt", "lastAttemptAt");
 
     private MailSearch() {
     }
@@ -82,23 +92,27 @@ public final class MailSearch {
 
         CriteriaBuilder cb = em.getCriteriaBuilder();
         CriteriaQuery<Tuple> select = cb.createTupleQuery();
-        Root<MailMessage> mail = select.from(MailMessage.class);
+        MailCriteria.Roots roots = new MailCriteria.Roots(select);
+        Root<MailMessage> mail = roots.mail();
+        Root<MailState> state = roots.state();
         // The columns of the view only: not the bodies, which may be megabytes each.
-        select.multiselect(MailViews.SUMMARY_COLUMNS.stream().map(c -> mail.get(c).alias(c)).toArray(Selection[]::new))
-                .where(MailCriteria.of(cb, select, mail, filter, null));
+        List<Selection<?>> columns = new ArrayList<>();
+        MailViews.SUMMARY_COLUMNS.forEach(c -> columns.add(mail.get(c).alias(c)));
+        MailViews.SUMMARY_STATE_COLUMNS.forEach((alias, attribute) -> columns.add(state.get(attribute).alias(alias)));
+        Path<?> sorted = SORTABLE_STATE.containsKey(field) ? state.get(SORTABLE_STATE.get(field)) : mail.get(field);
         List<Order> order = new ArrayList<>();
-        order.add(ascending ? cb.asc(mail.get(field)) : cb.desc(mail.get(field)));
+        order.add(ascending ? cb.asc(sorted) : cb.desc(sorted));
         if (!field.equals("id")) {
             order.add(ascending ? cb.asc(mail.get("id")) : cb.desc(mail.get("id")));
         }
-        select.orderBy(order);
+        select.multiselect(columns).where(MailCriteria.of(cb, roots, filter, null)).orderBy(order);
         List<MailView> mails = em.createQuery(select)
                 .setFirstResult(Math.multiplyExact(page, size)).setMaxResults(size)
                 .getResultStream().map(MailViews::summary).toList();
 
         CriteriaQuery<Long> count = cb.createQuery(Long.class);
-        Root<MailMessage> counted = count.from(MailMessage.class);
-        count.select(cb.count(counted)).where(MailCriteria.of(cb, count, counted, filter, null));
+        MailCriteria.Roots counted = new MailCriteria.Roots(count);
+        count.select(cb.count(counted.mail())).where(MailCriteria.of(cb, counted, filter, null));
         return new MailPage(mails, em.createQuery(count).getSingleResult(), page, size);
     }
 }

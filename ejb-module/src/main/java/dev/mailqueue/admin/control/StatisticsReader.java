@@ -3,13 +3,14 @@ package dev.mailqueue.admin.control;
 import dev.mailqueue.account.control.AccountSettings;
 import dev.mailqueue.api.MailStatus;
 import dev.mailqueue.api.QueueStatistics;
-import dev.mailqueue.mail.entity.AttemptOutcome;
-import dev.mailqueue.mail.entity.MailMessage;
-import dev.mailqueue.mail.entity.Utc;
+import dev.mailqueue.queue.entity.AttemptOutcome;
+import dev.mailqueue.queue.entity.Utc;
+import dev.mailqueue.queue.control.MailLifecycle;
 import dev.mailqueue.queue.control.SuppressionStore;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.TypedQuery;
 
+import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.temporal.ChronoUnit;
@@ -22,10 +23,11 @@ import java.util.TreeMap;
 
 /**
  * Reads the queue's numbers with a handful of aggregate queries, none of which loads rows: counts per
- * status (GROUP BY), mails sent and failed per hour (one pass each, a CASE per hour, on the sent-at
- * index), the oldest QUEUED mail, the five most frequent last errors of mails that ended FAILED, the
- * numbers per SMTP account, and the attempts left in doubt.
- * The statistics endpoint, the dashboard and the queue-depth gauges all read from here.
+ * status (the queue's rows, and the latest status row of each finished mail's log), mails sent and failed per
+ * hour (one pass each over the log rows that recorded that status, a CASE per hour, on the log's status index),
+ * the oldest QUEUED mail, the five most frequent errors of mails that failed, the numbers per SMTP account, and
+ * the attempts left in doubt. Throughput is history: a mail that failed and was requeued since still failed in
+ * its hour. The statistics endpoint, the dashboard and the queue-depth gauges all read from here.
  */
 public final class StatisticsReader {
 
@@ -37,6 +39,18 @@ public final class StatisticsReader {
 
     /** The name rows without an account count under: the default account's. */
     public static final String DEFAULT_ACCOUNT = AccountSettings.DEFAULT_ACCOUNTS;
+
+    /**
+     * Mails per status out of the queue: of each mail's log, the latest row that recorded a status (the view
+     * MAIL_STATE reads it so too), for mails that have no queue row. Read from the log's status rows, not from the
+     * view: the view computes the status of every mail, queued or not.
+     */
+    static final String FINISHED_COUNTS = "SELECT a.MAIL_STATUS, COUNT(*) FROM MAIL_ATTEMPT a"
+            + " WHERE a.MAIL_STATUS IS NOT NULL"
+            + " AND NOT EXISTS (SELECT 1 FROM MAIL_ATTEMPT b WHERE b.MAIL_ID = a.MAIL_ID AND b.MAIL_STATUS IS NOT NULL"
+            + " AND b.ID > a.ID)"
+            + " AND NOT EXISTS (SELECT 1 FROM MAIL_QUEUE q WHERE q.MAIL_ID = a.MAIL_ID)"
+            + " GROUP BY a.MAIL_STATUS";
 
     private StatisticsReader() {
     }
@@ -55,17 +69,16 @@ public final class StatisticsReader {
         stats.setCountsByStatus(byName);
 
         LocalDateTime first = now.truncatedTo(ChronoUnit.HOURS).minusHours(HOURS - 1L);
-        long[] sent = perHour(em, "m.sentAt", "m.sentAt IS NOT NULL", first);
-        long[] failed = perHour(em, "m.lastAttemptAt", "m.status = dev.mailqueue.api.MailStatus.FAILED", first);
+        long[] sent = perHour(em, MailStatus.SENT, first);
+        long[] failed = perHour(em, MailStatus.FAILED, first);
         List<QueueStatistics.Hour> hours = new ArrayList<>(HOURS);
         for (int i = 0; i < HOURS; i++) {
             hours.add(new QueueStatistics.Hour(Utc.toInstant(first.plusHours(i)), sent[i], failed[i]));
         }
         stats.setHours(hours);
 
-        LocalDateTime oldest = em.createQuery("SELECT MIN(m.createdAt) FROM MailMessage m"
-                        + " WHERE m.status = dev.mailqueue.api.MailStatus.QUEUED", LocalDateTime.class)
-                .getSingleResult();
+        LocalDateTime oldest = time(em.createNativeQuery("SELECT MIN(CREATED_AT) FROM MAIL_QUEUE WHERE CLAIMER IS NULL")
+                .getSingleResult());
         stats.setOldestQueuedSeconds(oldest == null ? null : Math.max(0, Duration.between(oldest, now).toSeconds()));
         stats.setTopFailureReasons(topFailureReasons(em, now.minusHours(HOURS)));
         stats.setAccounts(accounts(em, now.minusHours(HOURS)));
@@ -76,34 +89,47 @@ public final class StatisticsReader {
         return stats;
     }
 
-    /** @return mails per status, every status present (0 when none), in declaration order */
+    /**
+     * @return mails per status, every status present (0 when none), in declaration order: QUEUED and SENDING
+     *         from the queue's rows (free or held by a claimer), the others from the mails' logs
+     *         ({@link #FINISHED_COUNTS})
+     */
     public static Map<MailStatus, Long> countsByStatus(EntityManager em) {
         Map<MailStatus, Long> counts = new EnumMap<>(MailStatus.class);
         for (MailStatus status : MailStatus.values()) {
             counts.put(status, 0L);
         }
-        for (Object[] row : em.createQuery("SELECT m.status, COUNT(m) FROM MailMessage m GROUP BY m.status",
-                Object[].class).getResultList()) {
-            counts.put((MailStatus) row[0], ((Number) row[1]).longValue());
+        Object[] queue = (Object[]) em.createNativeQuery("SELECT COUNT(*), COUNT(CLAIMER) FROM MAIL_QUEUE")
+                .getSingleResult();
+        long claimed = ((Number) queue[1]).longValue();
+        counts.put(MailStatus.QUEUED, ((Number) queue[0]).longValue() - claimed);
+        counts.put(MailStatus.SENDING, claimed);
+        @SuppressWarnings("unchecked")
+        List<Object[]> rows = em.createNativeQuery(FINISHED_COUNTS).getResultList();
+        for (Object[] row : rows) {
+            MailStatus status = MailStatus.valueOf((String) row[0]);
+            if (!MailLifecycle.isLive(status)) { // a live mail has its queue row: counted above
+                counts.put(status, ((Number) row[1]).longValue());
+            }
         }
         return counts;
     }
 
     /**
-     * @return per hour from {@code first} on ({@link #HOURS} of them), how many rows matching
-     *         {@code condition} have {@code time} in that hour; one query, one SUM(CASE) per hour
+     * @return per hour from {@code first} on ({@link #HOURS} of them), how many log rows set a mail's status to
+     *         {@code status} in that hour; one query, one SUM(CASE) per hour
      */
-    private static long[] perHour(EntityManager em, String time, String condition, LocalDateTime first) {
+    private static long[] perHour(EntityManager em, MailStatus status, LocalDateTime first) {
         StringBuilder jpql = new StringBuilder("SELECT ");
         for (int i = 0; i < HOURS; i++) {
             if (i > 0) {
                 jpql.append(", ");
             }
-            jpql.append("SUM(CASE WHEN ").append(time).append(" >= :h").append(i).append(" AND ").append(time)
-                    .append(" < :h").append(i + 1).append(" THEN 1 ELSE 0 END)");
+            jpql.append("SUM(CASE WHEN a.finishedAt >= :h").append(i).append(" AND a.finishedAt < :h").append(i + 1)
+                    .append(" THEN 1 ELSE 0 END)");
         }
-        jpql.append(" FROM MailMessage m WHERE ").append(condition).append(" AND ").append(time).append(" >= :h0");
-        TypedQuery<Object[]> query = em.createQuery(jpql.toString(), Object[].class);
+        jpql.append(" FROM MailAttempt a WHERE a.mailStatus = :status AND a.finishedAt >= :h0");
+        TypedQuery<Object[]> query = em.createQuery(jpql.toString(), Object[].class).setParameter("status", status);
         for (int i = 0; i <= HOURS; i++) {
             query.setParameter("h" + i, first.plusHours(i));
         }
@@ -115,12 +141,14 @@ public final class StatisticsReader {
         return result;
     }
 
+    /** @return the most frequent errors of the log rows that failed a mail since {@code since} */
     private static List<QueueStatistics.Reason> topFailureReasons(EntityManager em, LocalDateTime since) {
         List<QueueStatistics.Reason> reasons = new ArrayList<>();
-        for (Object[] row : em.createQuery("SELECT m.lastError, COUNT(m) AS n FROM MailMessage m"
-                        + " WHERE m.status = dev.mailqueue.api.MailStatus.FAILED AND m.lastAttemptAt >= :since"
-                        + " GROUP BY m.lastError ORDER BY n DESC", Object[].class)
-                .setParameter("since", since).setMaxResults(TOP_REASONS).getResultList()) {
+        for (Object[] row : em.createQuery("SELECT a.error, COUNT(a) AS n FROM MailAttempt a"
+                        + " WHERE a.mailStatus = :failed AND a.finishedAt >= :since"
+                        + " GROUP BY a.error ORDER BY n DESC", Object[].class)
+                .setParameter("failed", MailStatus.FAILED).setParameter("since", since).setMaxResults(TOP_REASONS)
+                .getResultList()) {
             reasons.add(new QueueStatistics.Reason((String) row[0], ((Number) row[1]).longValue()));
         }
         return reasons;
@@ -133,18 +161,18 @@ public final class StatisticsReader {
      */
     static List<QueueStatistics.Account> accounts(EntityManager em, LocalDateTime since) {
         Map<String, long[]> byAccount = new TreeMap<>();
-        for (Object[] row : em.createQuery("SELECT m.smtpAccount, COUNT(m) FROM MailMessage m"
-                + " WHERE m.status = dev.mailqueue.api.MailStatus.QUEUED GROUP BY m.smtpAccount", Object[].class)
-                .getResultList()) {
+        @SuppressWarnings("unchecked")
+        List<Object[]> queued = em.createNativeQuery("SELECT SMTP_ACCOUNT, COUNT(*) FROM MAIL_QUEUE WHERE CLAIMER IS NULL"
+                + " GROUP BY SMTP_ACCOUNT").getResultList();
+        for (Object[] row : queued) {
             byAccount.computeIfAbsent(name(row[0]), n -> new long[3])[0] += ((Number) row[1]).longValue();
         }
         for (Object[] row : em.createQuery("SELECT a.smtpAccount, a.outcome, COUNT(a) FROM MailAttempt a"
-                        + " WHERE a.finishedAt >= :since GROUP BY a.smtpAccount, a.outcome", Object[].class)
-                .setParameter("since", since).getResultList()) {
+                        + " WHERE a.finishedAt >= :since AND a.outcome IN :outcomes GROUP BY a.smtpAccount, a.outcome",
+                        Object[].class)
+                .setParameter("since", since).setParameter("outcomes", List.of(AttemptOutcome.SENT, AttemptOutcome.FAILED))
+                .getResultList()) {
             AttemptOutcome outcome = (AttemptOutcome) row[1];
-            if (outcome == AttemptOutcome.IN_DOUBT) {
-                continue;
-            }
             byAccount.computeIfAbsent(name(row[0]), n -> new long[3])[outcome == AttemptOutcome.SENT ? 1 : 2]
                     += ((Number) row[2]).longValue();
         }
@@ -166,6 +194,14 @@ public final class StatisticsReader {
         return em.createQuery("SELECT COUNT(a) FROM MailAttempt a WHERE a.outcome = :outcome AND a.finishedAt >= :since",
                         Long.class)
                 .setParameter("outcome", outcome).setParameter("since", since).getSingleResult();
+    }
+
+    /** @return a TIMESTAMP a native query read (as the driver hands it out), as UTC wall-clock time; null for null */
+    static LocalDateTime time(Object value) {
+        if (value instanceof Timestamp timestamp) {
+            return timestamp.toLocalDateTime();
+        }
+        return (LocalDateTime) value;
     }
 
     /**

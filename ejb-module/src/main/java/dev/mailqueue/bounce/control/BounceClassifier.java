@@ -1,5 +1,9 @@
 package dev.mailqueue.bounce.control;
 
+import dev.mailqueue.settings.control.ReportLimits;
+import dev.mailqueue.queue.entity.BounceReport;
+import dev.mailqueue.address.control.VerpAddress;
+import dev.mailqueue.address.control.VerpToken;
 import jakarta.mail.BodyPart;
 import jakarta.mail.MessagingException;
 import jakarta.mail.Session;
@@ -18,7 +22,6 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.OptionalLong;
 
 /**
  * Reads one message of the bounce mailbox and says what it reports. Recognised are:
@@ -31,12 +34,19 @@ import java.util.OptionalLong;
  *       {@code message/feedback-report} part names the complained-of recipient
  *       ({@code Original-Rcpt-To}).</li>
  * </ul>
- * The mail a report is about is named by the VERP token of the report's envelope recipient, when it
- * has one whose MAC verifies ({@link VerpToken}): an MTA addresses its report to the mail's envelope
- * sender, {@code bounces+<token>@example.com}, and the delivering MTA records that address in
+ * The mail a report is about, and its recipient, are named by the VERP token of the report's envelope
+ * recipient when it has one whose MAC verifies ({@link VerpToken}): an MTA addresses its report to the mail's
+ * envelope sender, {@code bounces+<token>@example.com}, and the delivering MTA records that address in
  * {@code Delivered-To} or {@code X-Original-To} (Postfix writes both; they are read first, as {@code To}
- * may have been rewritten). Else, and always as well, by the {@code Message-ID} of the returned message
- * or headers (the report's third part, {@code message/rfc822} or {@code text/rfc822-headers}).
+ * may have been rewritten). A complaint's feedback loop may write to another address; its returned message
+ * then still carries the token in its {@code Return-Path}, which is read last. Without a token the mail is
+ * named by the {@code Message-ID} of the returned message or headers (the report's third part,
+ * {@code message/rfc822} or {@code text/rfc822-headers}); what the store does with that is its decision.
+ * <p>
+ * What a stranger can make this cost is bounded ({@link ReportLimits}): the message's MIME structure is
+ * measured first ({@link MimeStructure}) and one with too many or too deeply nested parts is not parsed
+ * further; at most {@link ReportLimits#maxRecipients()} per-recipient blocks are read. Every field is checked
+ * against its grammar and clipped ({@link ReportFields}) before it leaves this class.
  * <p>
  * The header blocks are parsed with Jakarta Mail's {@link InternetHeaders}, as Angus Mail's own
  * {@code DeliveryStatus} does; that class is not used because it needs Angus implementation packages
@@ -48,7 +58,10 @@ import java.util.OptionalLong;
 public final class BounceClassifier {
 
     /** Longest report key: the width of BOUNCE_REPORT.REPORT_KEY. */
-    static final int KEY_CHARS = 255;
+    static final int KEY_CHARS = ReportFields.MESSAGE_ID_CHARS;
+
+    /** The summary's prefix of a message refused for its structure ({@link MimeStructure}). */
+    public static final String REFUSED = "refused: ";
 
     private BounceClassifier() {
     }
@@ -57,100 +70,167 @@ public final class BounceClassifier {
     private static final String[] ENVELOPE_RECIPIENT = {"Delivered-To", "X-Original-To", "To"};
 
     /**
-     * As {@link #classify(Session, byte[], VerpToken)} without VERP: the mail is named by Message-ID only.
+     * As {@link #classify(Session, byte[], VerpToken, ReportLimits)} without VERP and with the default limits.
      */
     public static BounceReport classify(Session session, byte[] raw) {
-        return classify(session, raw, null);
+        return classify(session, raw, null, ReportLimits.DEFAULT);
+    }
+
+    /**
+     * As {@link #classify(Session, byte[], VerpToken, ReportLimits)} with the default limits.
+     */
+    public static BounceReport classify(Session session, byte[] raw, VerpToken verp) {
+        return classify(session, raw, verp, ReportLimits.DEFAULT);
     }
 
     /**
      * @param session a mail session, for its MIME settings only (the bounce mailbox's)
-     * @param raw     the message as the mailbox holds it (RFC 5322 bytes)
+     * @param raw     the message as the mailbox holds it (RFC 5322 bytes), or its first
+     *                {@link ReportLimits#maxMessageBytes()}
      * @param verp    verifies VERP tokens; null when no secret is configured (tokens are then ignored)
-     * @return what it reports, with {@link BounceReport#verpMailId()} set when its envelope recipient carries
-     *         a token that verifies; never null
+     * @param limits  what the message may cost
+     * @return what it reports, with {@link BounceReport#verp()} set when it carries a token that verifies;
+     *         never null. A message over the structure limits is UNRECOGNISED with a summary that starts
+     *         with {@value #REFUSED}
      */
-    public static BounceReport classify(Session session, byte[] raw, VerpToken verp) {
-        BounceReport report = classifyContent(session, raw);
-        if (verp == null || report.recipients().isEmpty()) {
+    public static BounceReport classify(Session session, byte[] raw, VerpToken verp, ReportLimits limits) {
+        String key = "sha256:" + sha256(raw);
+        String refused = MimeStructure.problem(raw, limits);
+        if (refused != null) {
+            return unrecognised(key, REFUSED + refused);
+        }
+        MimeMessage message;
+        try {
+            message = new MimeMessage(session, new ByteArrayInputStream(raw));
+            String messageId = ReportFields.messageId(message.getMessageID());
+            if (messageId != null) {
+                key = messageId;
+            }
+        } catch (MessagingException | RuntimeException e) {
+            return unrecognised(key, "malformed: " + e.getClass().getSimpleName() + ": " + ReportFields.text(e.getMessage()));
+        }
+        Parsed parsed = classifyContent(key, message, limits);
+        BounceReport report = parsed.report;
+        if (verp == null || report.kind() == BounceReport.Kind.UNRECOGNISED && !parsed.anonymousComplaint) {
             return report;
         }
+        Optional<VerpToken.Named> named = token(message, verp).or(() -> returnPathToken(parsed.returned, verp));
+        if (named.isEmpty()) {
+            return report;
+        }
+        if (parsed.anonymousComplaint) { // the token names whom the complaint is about
+            report = new BounceReport(report.key(), BounceReport.Kind.COMPLAINT, report.originalMessageId(),
+                    List.of(new BounceReport.Recipient(null, null, BounceReport.Action.COMPLAINED, null,
+                            "Feedback-Type: " + parsed.feedbackType)), "complaint (" + parsed.feedbackType + ")");
+        }
+        return report.withVerp(named.get());
+    }
+
+    /** The report read from the content, and what the VERP lookup needs of it. */
+    private record Parsed(BounceReport report, InternetHeaders returned, boolean anonymousComplaint, String feedbackType) {
+
+        Parsed(BounceReport report) {
+            this(report, null, false, null);
+        }
+    }
+
+    private static Optional<VerpToken.Named> token(MimeMessage message, VerpToken verp) {
         try {
-            MimeMessage message = new MimeMessage(session, new ByteArrayInputStream(raw));
             for (String field : ENVELOPE_RECIPIENT) {
                 String[] values = message.getHeader(field);
                 for (String value : values == null ? new String[0] : values) {
-                    for (String address : value.split(",")) {
-                        Optional<String> token = VerpAddress.token(address);
-                        OptionalLong mailId = token.map(verp::mailId).orElse(OptionalLong.empty());
-                        if (mailId.isPresent()) {
-                            return new BounceReport(report.key(), report.kind(), report.originalMessageId(),
-                                    mailId.getAsLong(), report.recipients(),
-                                    report.summary() + "; VERP names mail " + mailId.getAsLong());
-                        }
+                    Optional<VerpToken.Named> named = tokenIn(value, verp);
+                    if (named.isPresent()) {
+                        return named;
                     }
                 }
             }
         } catch (MessagingException | RuntimeException e) {
-            // the content was read above; headers that cannot be read here just name no mail by VERP
+            // headers that cannot be read name no mail by VERP
         }
-        return report;
+        return Optional.empty();
     }
 
-    private static BounceReport classifyContent(Session session, byte[] raw) {
-        String key = "sha256:" + sha256(raw);
-        try {
-            MimeMessage message = new MimeMessage(session, new ByteArrayInputStream(raw));
-            String messageId = message.getMessageID();
-            if (messageId != null && !messageId.isBlank() && messageId.strip().length() <= KEY_CHARS) {
-                key = messageId.strip();
+    private static Optional<VerpToken.Named> returnPathToken(InternetHeaders returned, VerpToken verp) {
+        if (returned == null) {
+            return Optional.empty();
+        }
+        String[] values = returned.getHeader("Return-Path");
+        return values == null || values.length == 0 ? Optional.empty() : tokenIn(values[0], verp);
+    }
+
+    /** @return the first verified token among the comma-separated addresses of a header value (at most 100) */
+    private static Optional<VerpToken.Named> tokenIn(String value, VerpToken verp) {
+        if (value == null || value.length() > 26_000) {
+            return Optional.empty();
+        }
+        String[] addresses = value.split(",", 101);
+        for (int i = 0; i < Math.min(addresses.length, 100); i++) {
+            Optional<VerpToken.Named> named = VerpAddress.token(addresses[i]).flatMap(verp::read);
+            if (named.isPresent()) {
+                return named;
             }
+        }
+        return Optional.empty();
+    }
+
+    private static Parsed classifyContent(String key, MimeMessage message, ReportLimits limits) {
+        try {
             ContentType type = new ContentType(message.getContentType());
             if (!type.match("multipart/report")) {
-                return unrecognised(key, "not a report: " + type.getBaseType());
+                return new Parsed(unrecognised(key, "not a report: " + ReportFields.text(type.getBaseType())));
             }
             String reportType = lower(type.getParameter("report-type"));
             MimeMultipart parts = new MimeMultipart(message.getDataHandler().getDataSource());
             if ("delivery-status".equals(reportType) || "global-delivery-status".equals(reportType)) {
-                return deliveryStatus(key, parts);
+                return deliveryStatus(key, parts, limits);
             }
             if ("feedback-report".equals(reportType)) {
                 return complaint(key, parts);
             }
-            return unrecognised(key, "a report of type " + reportType);
+            return new Parsed(unrecognised(key, "a report of type " + ReportFields.text(reportType)));
         } catch (MessagingException | IOException | RuntimeException e) {
-            return unrecognised(key, "malformed: " + e.getClass().getSimpleName() + ": " + e.getMessage());
+            return new Parsed(unrecognised(key, "malformed: " + e.getClass().getSimpleName() + ": "
+                    + ReportFields.text(e.getMessage())));
         }
     }
 
-    private static BounceReport deliveryStatus(String key, MimeMultipart parts) throws MessagingException, IOException {
+    private static Parsed deliveryStatus(String key, MimeMultipart parts, ReportLimits limits)
+            throws MessagingException, IOException {
         BodyPart status = part(parts, "message/delivery-status", "message/global-delivery-status");
+        InternetHeaders returned = returnedHeaders(parts);
         if (status == null) {
-            return unrecognised(key, "a delivery-status report without its message/delivery-status part");
+            return new Parsed(unrecognised(key, "a delivery-status report without its message/delivery-status part"));
         }
         List<BounceReport.Recipient> recipients = new ArrayList<>();
+        int blocks = 0;
         try (InputStream in = content(status)) {
             new InternetHeaders(in); // the per-message fields (Reporting-MTA, Arrival-Date): not needed
-            while (in.available() > 0) {
+            while (in.available() > 0 && blocks < limits.maxRecipients()) {
                 InternetHeaders block = new InternetHeaders(in);
+                blocks++;
                 BounceReport.Recipient recipient = recipient(block);
                 if (recipient != null) {
                     recipients.add(recipient);
                 }
             }
         }
-        String original = originalMessageId(parts);
+        String original = originalMessageId(returned);
         if (recipients.isEmpty()) {
-            return new BounceReport(key, BounceReport.Kind.UNRECOGNISED, original, List.of(),
-                    "a delivery-status report that names no recipient with an action");
+            return new Parsed(new BounceReport(key, BounceReport.Kind.UNRECOGNISED, original, List.of(),
+                    "a delivery-status report that names no recipient with an action"), returned, false, null);
         }
         boolean failed = recipients.stream().anyMatch(r -> r.action() == BounceReport.Action.FAILED);
         BounceReport.Kind kind = failed ? BounceReport.Kind.FAILED : BounceReport.Kind.DELAYED;
-        return new BounceReport(key, kind, original, recipients, recipients.size() + " recipient(s): "
-                + recipients.stream().map(r -> r.address() + " " + lower(r.action().name()) + " " + r.status()).toList());
+        return new Parsed(new BounceReport(key, kind, original, recipients, recipients.size() + " recipient(s): "
+                + recipients.stream().limit(5).map(r -> r.address() + " " + lower(r.action().name()) + " " + r.status()).toList()
+                + (recipients.size() > 5 ? " ..." : "")), returned, false, null);
     }
 
-    /** @return the recipient of one per-recipient block, or null when it lacks an address or a known action */
+    /**
+     * @return the recipient of one per-recipient block, or null when it lacks a valid address or a known
+     *         action
+     */
     private static BounceReport.Recipient recipient(InternetHeaders block) {
         String finalRecipient = address(block.getHeader("Final-Recipient", null));
         String original = address(block.getHeader("Original-Recipient", null));
@@ -158,48 +238,49 @@ public final class BounceClassifier {
         if (finalRecipient == null || action == null) {
             return null;
         }
-        String status = block.getHeader("Status", null);
-        if (status != null) {
-            status = status.strip().split("[\\s(]", 2)[0]; // "5.1.1 (bad destination mailbox)" -> "5.1.1"
-        }
         return new BounceReport.Recipient(original != null ? original : finalRecipient, finalRecipient, action,
-                status, typed(block.getHeader("Diagnostic-Code", null)));
+                ReportFields.status(block.getHeader("Status", null)),
+                ReportFields.text(typed(block.getHeader("Diagnostic-Code", null))));
     }
 
-    private static BounceReport complaint(String key, MimeMultipart parts) throws MessagingException, IOException {
+    private static Parsed complaint(String key, MimeMultipart parts) throws MessagingException, IOException {
         BodyPart feedback = part(parts, "message/feedback-report");
+        InternetHeaders returned = returnedHeaders(parts);
         if (feedback == null) {
-            return unrecognised(key, "a feedback report without its message/feedback-report part");
+            return new Parsed(unrecognised(key, "a feedback report without its message/feedback-report part"));
         }
         InternetHeaders fields;
         try (InputStream in = content(feedback)) {
             fields = new InternetHeaders(in);
         }
-        String type = fields.getHeader("Feedback-Type", null);
+        String feedbackType = ReportFields.feedbackType(fields.getHeader("Feedback-Type", null));
         String recipient = address(fields.getHeader("Original-Rcpt-To", null));
-        String original = originalMessageId(parts);
+        String original = originalMessageId(returned);
         if (recipient == null) {
-            return new BounceReport(key, BounceReport.Kind.UNRECOGNISED, original, List.of(),
-                    "a complaint that does not name its recipient (Original-Rcpt-To)");
+            return new Parsed(new BounceReport(key, BounceReport.Kind.UNRECOGNISED, original, List.of(),
+                    "a complaint that does not name its recipient (Original-Rcpt-To)"), returned, true, feedbackType);
         }
-        String feedbackType = type == null ? "abuse" : type.strip();
-        return new BounceReport(key, BounceReport.Kind.COMPLAINT, original,
+        return new Parsed(new BounceReport(key, BounceReport.Kind.COMPLAINT, original,
                 List.of(new BounceReport.Recipient(recipient, recipient, BounceReport.Action.COMPLAINED, null,
                         "Feedback-Type: " + feedbackType)),
-                "complaint (" + feedbackType + ") by " + recipient);
+                "complaint (" + feedbackType + ") by " + recipient), returned, false, feedbackType);
     }
 
-    /** @return the Message-ID of the returned message or headers, or null */
-    private static String originalMessageId(MimeMultipart parts) throws MessagingException, IOException {
+    /** @return the header fields of the returned message or headers, or null when the report has none */
+    private static InternetHeaders returnedHeaders(MimeMultipart parts) throws MessagingException, IOException {
         BodyPart returned = part(parts, "message/rfc822", "text/rfc822-headers", "message/rfc822-headers",
                 "message/global", "message/global-headers");
         if (returned == null) {
             return null;
         }
         try (InputStream in = returned.getInputStream()) {
-            String id = new InternetHeaders(in).getHeader("Message-ID", null);
-            return id == null || id.isBlank() ? null : id.strip();
+            return new InternetHeaders(in);
         }
+    }
+
+    /** @return the Message-ID of the returned message or headers when it is a valid one, or null */
+    private static String originalMessageId(InternetHeaders returned) {
+        return returned == null ? null : ReportFields.messageId(returned.getHeader("Message-ID", null));
     }
 
     /** @return the part's decoded content, read whole, so that its end is known exactly */
@@ -221,7 +302,10 @@ public final class BounceClassifier {
         return null;
     }
 
-    /** @return the address of "rfc822; user@example.com" (or "utf-8; ..."), without angle brackets, or null */
+    /**
+     * @return the address of "rfc822; user@example.com" (or "utf-8; ..."), without angle brackets, when it
+     *         is a valid address ({@link ReportFields#address}); or null
+     */
     static String address(String typedAddress) {
         String value = typed(typedAddress);
         if (value == null) {
@@ -230,7 +314,7 @@ public final class BounceClassifier {
         if (value.startsWith("<") && value.endsWith(">")) {
             value = value.substring(1, value.length() - 1).strip();
         }
-        return value.isEmpty() || value.indexOf('@') < 1 ? null : value;
+        return value.isEmpty() || value.indexOf('@') < 1 ? null : ReportFields.address(value);
     }
 
     /** @return the value of a "type; value" field without its type (RFC 3464 §2.1.2), unfolded; or null */

@@ -13,7 +13,8 @@ import java.io.Serializable;
 
 /**
  * Reads the messages of the bounce mailbox one by one, in mailbox order, and ends the step after the
- * last one the folder held when it was opened. The open {@link Mailbox} is shared with
+ * last one the folder held when it was opened. Of a message larger than
+ * {@code mailqueue.bounce.max-message-bytes} only the first bytes are read ({@link Mailbox#read}). The open {@link Mailbox} is shared with
  * {@link BounceReportWriter} through the step's transient data. No checkpoint is kept: a restart reads
  * the mailbox afresh, and what was recorded before is recognised by its key.
  */
@@ -42,9 +43,9 @@ public class BounceMailboxReader extends AbstractItemReader {
     public Object readItem() throws Exception {
         while (next < mailbox.size()) {
             int index = next++;
-            byte[] raw = mailbox.read(index);
-            if (raw != null) {
-                return new FetchedReport(index, raw, null);
+            Mailbox.Read read = mailbox.read(index, settings.bounceLimits().maxMessageBytes());
+            if (read != null) {
+                return new FetchedReport(index, read.bytes(), read.truncated(), null);
             }
         }
         return null;

@@ -1,6 +1,9 @@
 package dev.mailqueue.bounce.control;
 
-import dev.mailqueue.dispatch.control.ServerInstance;
+import dev.mailqueue.queue.entity.BounceReport;
+import dev.mailqueue.account.control.Account;
+import dev.mailqueue.account.control.Accounts;
+import dev.mailqueue.server.control.ServerInstance;
 import dev.mailqueue.queue.control.BounceStore;
 import dev.mailqueue.settings.control.QueueSettings;
 import jakarta.ejb.Stateless;
@@ -9,6 +12,7 @@ import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 
 import java.time.Instant;
+import java.util.Optional;
 
 /**
  * Records one report in a transaction of its own, committed when {@link #record} returns, so that its
@@ -26,6 +30,9 @@ public class BounceRecorder {
     @Inject
     QueueSettings settings;
 
+    @Inject
+    Accounts accounts;
+
     /**
      * @param report a classified report
      * @return whether it was new
@@ -34,7 +41,26 @@ public class BounceRecorder {
      */
     @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
     public BounceStore.Recorded record(BounceReport report) {
-        return store.record(report, server.name(), Instant.now(), settings.softBounces());
+        return store.record(report, server.name(), Instant.now(), settings.softBounces(), this::usesVerp);
+    }
+
+    /**
+     * Records a report as UNRECOGNISED, naming no mail, after recording it as it read failed for a reason that
+     * will not pass: its message may then be deleted.
+     *
+     * @param key the report's key
+     * @return whether it was new
+     * @throws dev.mailqueue.queue.control.StoreException when the database fails
+     */
+    @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
+    public BounceStore.Recorded recordUnrecognised(String key) {
+        return store.recordUnrecognised(key, Instant.now());
+    }
+
+    /** @return whether the account of that name (null: the default account) sends with a VERP envelope sender */
+    private boolean usesVerp(String account) {
+        return (account == null ? Optional.of(accounts.defaultAccount()) : accounts.find(account))
+                .map(Account::usesVerp).orElse(false);
     }
 
     /**

@@ -59,19 +59,91 @@ public final class Mailbox implements AutoCloseable {
     }
 
     /**
-     * @param index 0 to {@link #size()} - 1
+     * @param index    0 to {@link #size()} - 1
+     * @param maxBytes the most bytes read of it, 1 or more: its size is asked first (IMAP {@code RFC822.SIZE},
+     *                 POP3 {@code LIST}), and of a larger message only the first {@code maxBytes} are kept;
+     *                 reading stops there (Angus Mail's IMAP store fetches a message in blocks as it is read)
      * @return the message's bytes, or null when it is already marked deleted (a run that stopped before closing)
      * @throws MessagingException when the server cannot be read
      * @throws IOException        when the message cannot be read
      */
-    public byte[] read(int index) throws MessagingException, IOException {
+    public Read read(int index, int maxBytes) throws MessagingException, IOException {
         Message message = messages[index];
         if (message.isExpunged() || message.isSet(Flags.Flag.DELETED)) {
             return null;
         }
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(Math.max(message.getSize(), 1024));
-        message.writeTo(bytes);
-        return bytes.toByteArray();
+        int size = message.getSize(); // -1 when the store cannot tell
+        CappedBytes bytes = new CappedBytes(maxBytes, size > 0 ? Math.min(size, maxBytes) : 1024);
+        try {
+            message.writeTo(bytes);
+        } catch (CappedBytes.Full full) {
+            return new Read(bytes.toByteArray(), true);
+        }
+        return new Read(bytes.toByteArray(), size > maxBytes);
+    }
+
+    /**
+     * A message as read.
+     *
+     * @param bytes     its bytes, or its first {@code maxBytes}
+     * @param truncated true when the message was larger and only its first bytes were read
+     */
+    public record Read(byte[] bytes, boolean truncated) {
+    }
+
+    /** Collects written bytes up to a cap; past it, the write fails with {@link Full} and the rest is never asked for. */
+    private static final class CappedBytes extends ByteArrayOutputStream {
+
+        private final int cap;
+
+        CappedBytes(int cap, int initial) {
+            super(Math.max(initial, 1));
+            this.cap = cap;
+        }
+
+        @Override
+        public synchronized void write(int b) {
+            if (count >= cap) {
+                throw new Full();
+            }
+            super.write(b);
+        }
+
+        @Override
+        public synchronized void write(byte[] b, int off, int len) {
+            int room = cap - count;
+            super.write(b, off, Math.min(len, room));
+            if (len > room) {
+                throw new Full();
+            }
+        }
+
+        /** The cap was reached. */
+        static final class Full extends RuntimeException {
+            private static final long serialVersionUID = 1L;
+
+            Full() {
+                super("the message is larger than the bounce intake reads", null, false, false);
+            }
+        }
+    }
+
+    /**
+     * Copies a message to the quarantine folder, created when missing, so that a report the intake could not
+     * record stays for a person to look at while the inbox moves on. Only stores with folders (IMAP) have one.
+     *
+     * @param index  as {@link #read}
+     * @param folder the quarantine folder's name
+     * @return true when it was copied; false when the store has no such folder and cannot create it (POP3)
+     * @throws MessagingException when the server refuses
+     */
+    public boolean quarantine(int index, String folder) throws MessagingException {
+        Folder target = store.getFolder(folder);
+        if (!target.exists() && !target.create(Folder.HOLDS_MESSAGES)) {
+            return false;
+        }
+        this.folder.copyMessages(new Message[]{messages[index]}, target);
+        return true;
     }
 
     /**

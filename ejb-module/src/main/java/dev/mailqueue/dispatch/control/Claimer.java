@@ -1,8 +1,9 @@
 package dev.mailqueue.dispatch.control;
 
 import dev.mailqueue.queue.control.Change;
+import dev.mailqueue.queue.control.Lease;
 import dev.mailqueue.queue.control.ClaimedMail;
-import dev.mailqueue.simulator.control.SimulatorAddress;
+import dev.mailqueue.address.control.SimulatorAddress;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -10,15 +11,24 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
 
 /**
  * One claimer: the state of one execution of the dispatch job, shared by its reader, processor and
- * writer. It holds the mails it leased until their changes are submitted, and the changes not yet
- * submitted: each mail's outcome waits to be submitted together with the next mail's send-started mark
- * ({@link OutcomeJournal}), or until the chunk ends ({@link #flush()}). A crash thus leaves at most one
- * mail whose outcome is unknown: the one in flight. Not thread safe, apart from {@link #held()}, which
- * the lease keeper reads.
+ * writer. It holds the mails it claimed until their changes are submitted, and the changes not yet
+ * submitted: each mail's outcome waits to be submitted when the next mail is about to be sent
+ * ({@link OutcomeJournal}), or until the chunk ends ({@link #flush()}), and the next mail's DATA ends only once
+ * every change submitted before it is committed. It sends its mails one at a time, in its claims' order
+ * ({@link #nextClaim()}), so a crash leaves at most one mail whose outcome is unknown, and the store knows which:
+ * the first of its unrecorded mails in that order ({@link dev.mailqueue.queue.control.ExpiredLease}). No write
+ * marks a send's start.
+ * <p>
+ * Its lease fences it: the end of a mail's DATA also waits until the claimer's lease, as last committed, runs at
+ * least a sixth of the lease time beyond now ({@link #holdsLease}), so a claimer whose renewals stopped reaching
+ * the database (or whose lease another server took back) sends nothing more, and its mail goes out once, from
+ * whoever takes it back. The sixth covers the clocks of two servers disagreeing and the time from the check to
+ * the final ".". Not thread safe, apart from {@link #held()} and the lease's state, which the lease keeper uses.
  */
 public final class Claimer implements AutoCloseable {
 
@@ -27,36 +37,83 @@ public final class Claimer implements AutoCloseable {
     /** How long a claimer waits for the journal in one go before it says so in the log again. */
     static final Duration JOURNAL_PATIENCE = Duration.ofSeconds(30);
 
-    private final String owner;
+    /** How often the end of DATA looks again for a renewal of the lease that is late. */
+    static final Duration LEASE_POLL = Duration.ofMillis(20);
+
+    private final Lease lease;
     private final OutcomeJournal journal;
     private final MailDelivery delivery;
     private final Complaints complaints;
     private final Set<Long> held = ConcurrentHashMap.newKeySet();
+    private final Duration fence;
+    private volatile Instant leaseUntil;
+    private volatile boolean leaseLost;
     private final List<Change> waiting = new ArrayList<>();
     private GroupCommit.Ticket last = GroupCommit.Ticket.DONE;
     private long sent;
+    private int claims;
 
     /** Hears of recipients at the simulator's {@code complaint@} address that accepted a mail. */
     @FunctionalInterface
     interface Complaints {
         /** Called once the mail's outcome is durable. */
-        void complain(long mailId, String messageId, String address);
+        void complain(long mailId, String messageId, String address, int position);
     }
 
-    Claimer(String owner, OutcomeJournal journal, MailDelivery delivery) {
-        this(owner, journal, delivery, (id, messageId, address) -> { });
+    /**
+     * @param lease      the claimer's lease, just taken
+     * @param leaseUntil when it runs out, as committed (or earlier)
+     * @param fence      how long before {@code leaseUntil} the claimer stops ending DATA: a sixth of the lease time
+     */
+    Claimer(Lease lease, Instant leaseUntil, Duration fence, OutcomeJournal journal, MailDelivery delivery) {
+        this(lease, leaseUntil, fence, journal, delivery, (id, messageId, address, position) -> { });
     }
 
-    Claimer(String owner, OutcomeJournal journal, MailDelivery delivery, Complaints complaints) {
-        this.owner = owner;
+    Claimer(Lease lease, Instant leaseUntil, Duration fence, OutcomeJournal journal, MailDelivery delivery,
+            Complaints complaints) {
+        this.lease = lease;
+        this.leaseUntil = leaseUntil;
+        this.fence = fence;
         this.journal = journal;
         this.delivery = delivery;
         this.complaints = complaints;
     }
 
-    /** @return the lease owner of this claimer's rows, e.g. {@code host/server#42} */
+    /** @param until the lease was renewed, committed, to run until then */
+    void renewed(Instant until) {
+        if (until.isAfter(leaseUntil)) {
+            leaseUntil = until;
+        }
+    }
+
+    /** The lease is gone: another server took it back (it had run out). The claimer sends nothing more. */
+    void leaseLost() {
+        leaseLost = true;
+    }
+
+    /** @return true while the lease, as last committed, runs at least the fence beyond {@code now} */
+    boolean holdsLease(Instant now) {
+        return !leaseLost && now.plus(fence).isBefore(leaseUntil);
+    }
+
+    /** @return true once the lease is known to be gone */
+    boolean lostLease() {
+        return leaseLost;
+    }
+
+    /** @return this claimer's name in the log, e.g. {@code host/server#42} */
     public String owner() {
-        return owner;
+        return lease.owner();
+    }
+
+    /** @return this claimer's lease */
+    public Lease lease() {
+        return lease;
+    }
+
+    /** @return the number of the claim about to be made, 1 for the first: the claims' order is the send order */
+    int nextClaim() {
+        return ++claims;
     }
 
     /** @return the mails leased to this claimer whose change is not yet submitted (live view) */
@@ -89,20 +146,40 @@ public final class Claimer implements AutoCloseable {
                 }
                 return change;
             } catch (MailDelivery.NotRecorded e) {
-                LOG.warning(() -> owner + ": mail " + mail.id() + " was not sent, its send-started mark could not be"
-                        + " recorded (" + e.getCause().getMessage() + "); waiting for the database");
+                if (!holdsLease(Instant.now())) {
+                    throw new LeaseLostException(lease.owner(), mail.id(), leaseLost);
+                }
+                LOG.warning(() -> lease.owner() + ": mail " + mail.id() + " was not sent, the outcome of the mail before"
+                        + " it could not be recorded (" + e.getCause().getMessage() + "); waiting for the database");
                 awaitJournal();
             }
         }
     }
 
-    private GroupCommit.Ticket sendStarted(long mailId, Instant at) {
-        List<Change> group = new ArrayList<>(waiting.size() + 1);
-        group.addAll(waiting);
-        group.add(new Change.SendStarted(mailId, owner, at));
-        waiting.clear();
-        last = journal.submit(group);
-        return last;
+    /**
+     * The mail is about to be sent: what waits (the outcome of the mail before) is submitted, and the mail's DATA
+     * may end once everything this claimer submitted so far is committed and the claimer holds its lease.
+     */
+    private SendGate sendStarted(long mailId, Instant at) {
+        if (!waiting.isEmpty()) {
+            last = journal.submit(List.copyOf(waiting));
+            waiting.clear();
+        }
+        GroupCommit.Ticket recorded = last;
+        return millis -> {
+            long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+            if (!recorded.await(millis)) {
+                return false;
+            }
+            // a renewal that is late may still come: wait for it as long as the wait allows
+            while (!holdsLease(Instant.now())) {
+                if (leaseLost || System.nanoTime() >= end) {
+                    return false;
+                }
+                Thread.sleep(LEASE_POLL.toMillis());
+            }
+            return true;
+        };
     }
 
     /**
@@ -111,12 +188,13 @@ public final class Claimer implements AutoCloseable {
      */
     private void complainAfter(ClaimedMail mail, Change.Attempted attempted) {
         List<String> complaining = attempted.result().recipients().stream()
-                .filter(r -> r.status() == dev.mailqueue.mail.entity.RecipientStatus.SENT
+                .filter(r -> r.status() == dev.mailqueue.queue.entity.RecipientStatus.SENT
                         && SimulatorAddress.of(r.address()) == SimulatorAddress.Kind.COMPLAINT)
                 .map(dev.mailqueue.queue.control.RecipientResult::address).toList();
         if (!complaining.isEmpty()) {
             flush();
-            complaining.forEach(address -> complaints.complain(mail.id(), mail.messageId(), address));
+            complaining.forEach(address -> complaints.complain(mail.id(), mail.messageId(), address,
+                    MailDelivery.position(mail, address)));
         }
     }
 
@@ -128,7 +206,7 @@ public final class Claimer implements AutoCloseable {
         }
         try {
             while (!last.await(JOURNAL_PATIENCE.toMillis())) {
-                LOG.warning(() -> owner + ": its changes are still not recorded; waiting for the database");
+                LOG.warning(() -> lease.owner() + ": its changes are still not recorded; waiting for the database");
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -138,11 +216,11 @@ public final class Claimer implements AutoCloseable {
     private void awaitJournal() {
         try {
             while (!journal.awaitAvailable(JOURNAL_PATIENCE)) {
-                LOG.warning(() -> owner + ": the database is still away; not sending");
+                LOG.warning(() -> lease.owner() + ": the database is still away; not sending");
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException(owner + " was interrupted while waiting for the database", e);
+            throw new IllegalStateException(lease.owner() + " was interrupted while waiting for the database", e);
         }
     }
 
@@ -158,7 +236,7 @@ public final class Claimer implements AutoCloseable {
      */
     @Override
     public void close() {
-        waiting.add(new Change.Released(owner, List.copyOf(held)));
+        waiting.add(new Change.Released(lease.claimer(), List.copyOf(held), true));
         last = journal.submit(List.copyOf(waiting));
         waiting.clear();
         held.clear();

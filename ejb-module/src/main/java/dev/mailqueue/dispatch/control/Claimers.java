@@ -1,22 +1,27 @@
 package dev.mailqueue.dispatch.control;
 
+import dev.mailqueue.server.control.ServerInstance;
 import dev.mailqueue.account.control.AccountHealth;
 import dev.mailqueue.account.control.AccountThrottle;
 import dev.mailqueue.account.control.Accounts;
-import dev.mailqueue.queue.control.Change;
+import dev.mailqueue.queue.control.Lease;
 import dev.mailqueue.queue.control.ClaimStore;
 import dev.mailqueue.settings.control.QueueSettings;
 import dev.mailqueue.account.control.AccountSessions;
 import dev.mailqueue.simulator.control.SimulatedComplaints;
+import dev.mailqueue.unsubscribe.control.UnsubscribeLinks;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.mail.Session;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.logging.Logger;
 
 /**
  * This server's live claimers: makes one for each dispatch job execution, keeps their leases alive
@@ -25,6 +30,8 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 @ApplicationScoped
 public class Claimers {
+
+    private static final Logger LOG = Logger.getLogger(Claimers.class.getName());
 
     @Inject
     ServerInstance server;
@@ -59,6 +66,12 @@ public class Claimers {
     @Inject
     SimulatedComplaints complaints;
 
+    @Inject
+    UnsubscribeLinks unsubscribeLinks;
+
+    @Inject
+    DispatchTransactions transactions;
+
     private final Map<String, Claimer> live = new ConcurrentHashMap<>();
 
     /**
@@ -66,12 +79,14 @@ public class Claimers {
      * @return a new claimer, renewed by this server until {@link #end}
      */
     public Claimer start(long jobExecutionId) {
-        String owner = server.leaseOwner(jobExecutionId);
-        MailDelivery delivery = new MailDelivery(new MailDelivery.Parts(owner, server.name(), accounts, health,
+        Instant until = transactions.leaseUntil(Instant.now()); // no later than the expiry start commits
+        Lease lease = transactions.start(server.leaseOwner(jobExecutionId));
+        MailDelivery delivery = new MailDelivery(new MailDelivery.Parts(lease, server.name(), accounts, health,
                 throttle, connections, composer(), store::body, store::attachmentContent, metrics::sent,
-                settings.recordWaitMillis(), settings.deliveryMode(), settings.redirectTo(), settings.maxAttempts()));
-        Claimer claimer = new Claimer(owner, journal, delivery, complaints::complain);
-        live.put(owner, claimer);
+                settings.recordWaitMillis(), settings.deliveryMode(), settings.redirectTo(), settings.maxAttempts(),
+                (list, recipient, at) -> unsubscribeLinks.enabled() ? unsubscribeLinks.headers(list, recipient, at) : List.of()));
+        Claimer claimer = new Claimer(lease, until, fence(), journal, delivery, complaints::complain);
+        live.put(lease.owner(), claimer);
         return claimer;
     }
 
@@ -91,17 +106,36 @@ public class Claimers {
         return List.copyOf(live.values());
     }
 
+    /** @return how long before its lease runs out a claimer stops ending DATA: a sixth of the lease time */
+    Duration fence() {
+        return Duration.ofMillis(settings.leaseMillis() / 6);
+    }
+
     /**
-     * Renews the leases of every live claimer; called every third of the lease time. The renewals go to
-     * the outcome journal ({@link Change.Renewed}), which writes them with its next group and keeps them
-     * while the database is away; this does not wait for them.
+     * Renews the lease of every live claimer, one row each however many mails it holds, in one short transaction;
+     * called every third of the lease time (and a claim renews its claimer's lease too). A claimer whose row is gone
+     * hears that it lost its lease; when the database cannot be reached nothing changes, and a claimer whose lease
+     * comes near its end stops ending DATA ({@link Claimer#holdsLease}).
      */
     public void renewLeases() {
-        Instant until = Instant.now().plusMillis(settings.leaseMillis());
-        for (Claimer claimer : live()) {
-            List<Long> held = List.copyOf(claimer.held());
-            if (!held.isEmpty()) {
-                journal.submit(List.of(new Change.Renewed(claimer.owner(), held, until)));
+        List<Claimer> claimers = live().stream().toList();
+        if (claimers.isEmpty()) {
+            return;
+        }
+        Instant until = transactions.leaseUntil(Instant.now());
+        Set<Long> renewed;
+        try {
+            renewed = transactions.renew(claimers.stream().map(c -> c.lease().claimer()).toList(), until);
+        } catch (RuntimeException e) {
+            LOG.warning(() -> "could not renew the leases of " + claimers.size() + " claimers: " + e.getMessage());
+            return;
+        }
+        for (Claimer claimer : claimers) {
+            if (renewed.contains(claimer.lease().claimer())) {
+                claimer.renewed(until);
+            } else {
+                LOG.warning(() -> claimer.owner() + " lost its lease: another server took it back");
+                claimer.leaseLost();
             }
         }
     }

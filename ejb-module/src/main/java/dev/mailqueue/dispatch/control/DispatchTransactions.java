@@ -2,6 +2,7 @@ package dev.mailqueue.dispatch.control;
 
 import dev.mailqueue.queue.control.AccountFilter;
 import dev.mailqueue.queue.control.Change;
+import dev.mailqueue.queue.control.Lease;
 import dev.mailqueue.queue.control.ClaimStore;
 import dev.mailqueue.queue.control.OutcomeStore;
 import dev.mailqueue.settings.control.QueueSettings;
@@ -33,13 +34,39 @@ public class DispatchTransactions {
     QueueSettings settings;
 
     /**
+     * Starts a claimer's lease and commits.
+     *
+     * @param owner the claimer's name in the log
+     * @return its lease, running for {@code mailqueue.dispatch.lease.ms}
+     * @throws dev.mailqueue.queue.control.StoreException (wrapped by the container) when the database fails
+     */
+    public Lease start(String owner) {
+        Instant now = Instant.now();
+        return claims.start(owner, now, leaseUntil(now));
+    }
+
+    /**
      * @see ClaimStore#claim
      * @throws dev.mailqueue.queue.control.StoreException (wrapped by the container) when the database fails
      */
-    public ClaimStore.Claim claim(String owner, String server, Instant now, int limit, AccountFilter accounts,
-                                  boolean takeBack) {
-        return claims.claim(owner, server, now, now.plusMillis(settings.leaseMillis()), limit, settings.inDoubt(),
-                accounts, takeBack);
+    public ClaimStore.Claim claim(Lease lease, int claimNo, String server, Instant now, int limit, AccountFilter accounts,
+                                  boolean recover) {
+        return claims.claim(lease, claimNo, server, now, leaseUntil(now), limit, settings.inDoubt(), accounts, recover);
+    }
+
+    /**
+     * Renews claimers' leases and commits.
+     *
+     * @see ClaimStore#renew
+     * @throws dev.mailqueue.queue.control.StoreException (wrapped by the container) when the database fails
+     */
+    public java.util.Set<Long> renew(java.util.Collection<Long> claimers, Instant until) {
+        return claims.renew(claimers, until);
+    }
+
+    /** @return when a lease taken or renewed at {@code now} runs out: {@code mailqueue.dispatch.lease.ms} later */
+    public Instant leaseUntil(Instant now) {
+        return now.plusMillis(settings.leaseMillis());
     }
 
     /** @see ClaimStore#countClaimable */

@@ -46,7 +46,7 @@ class GatedMessage extends MimeMessage {
     private static final byte[] CRLF = {'\r', '\n'};
 
     private final String messageId;
-    private GroupCommit.Ticket mark = GroupCommit.Ticket.DONE;
+    private SendGate mark = SendGate.OPEN;
     private long markWaitMillis;
     private boolean dataBegun;
     private boolean dataEnded;
@@ -86,14 +86,23 @@ class GatedMessage extends MimeMessage {
     }
 
     /**
-     * Prepares the next send: its content is released to the server only once {@code mark} is done.
+     * Prepares the next send: its content is released to the server only once {@code mark} opens.
      *
-     * @param mark       the send-started mark's ticket
+     * @param mark       what the end of DATA waits for
      * @param waitMillis how long to wait for it at the end of DATA, ms
      */
-    void arm(GroupCommit.Ticket mark, long waitMillis) {
+    void arm(SendGate mark, long waitMillis) {
         this.mark = mark;
         this.markWaitMillis = waitMillis;
+        this.dataBegun = false;
+        this.dataEnded = false;
+    }
+
+    /**
+     * Prepares the next transaction of the same send (another recipient's, {@link SeparateTransactions}): the
+     * mark stays the one {@link #arm} gave, already awaited by the first transaction.
+     */
+    void rearm() {
         this.dataBegun = false;
         this.dataEnded = false;
     }

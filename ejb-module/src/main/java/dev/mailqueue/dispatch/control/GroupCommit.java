@@ -58,7 +58,7 @@ final class GroupCommit implements Runnable {
     }
 
     /** A submission's promise: done once its changes are written (or, refused, left out and logged). */
-    static final class Ticket {
+    static final class Ticket implements SendGate {
 
         /** A ticket for nothing: already done. */
         static final Ticket DONE = new Ticket();
@@ -74,7 +74,8 @@ final class GroupCommit implements Runnable {
          * @return true when the changes are durable; false when the wait ran out first
          * @throws InterruptedException when the waiting thread is interrupted
          */
-        boolean await(long millis) throws InterruptedException {
+        @Override
+        public boolean await(long millis) throws InterruptedException {
             try {
                 future.get(millis, TimeUnit.MILLISECONDS);
                 return true;

@@ -1,5 +1,6 @@
 package dev.mailqueue.dispatch.control;
 
+import dev.mailqueue.server.control.ServerInstance;
 import dev.mailqueue.account.control.AccountHealth;
 import dev.mailqueue.account.control.Accounts;
 import dev.mailqueue.queue.control.AccountFilter;
@@ -81,9 +82,12 @@ public class MailClaimReader extends AbstractItemReader {
             long enqueued = signal.generation();
             long started = System.nanoTime();
             ClaimStore.Claim claim;
+            Instant now = Instant.now();
+            if (claimer.lostLease()) {
+                return null;
+            }
             try {
-                Instant now = Instant.now();
-                claim = transactions.claim(claimer.owner(), server.name(), now, settings.batchSize(),
+                claim = transactions.claim(claimer.lease(), claimer.nextClaim(), server.name(), now, settings.batchSize(),
                         AccountFilter.of(accounts.names(), unreachableAccounts(), accounts.defaultAccount().name()),
                         sweep.turn(now));
             } catch (RuntimeException e) {
@@ -94,6 +98,12 @@ public class MailClaimReader extends AbstractItemReader {
                 return null;
             }
             metrics.claimed(Duration.ofNanos(System.nanoTime() - started));
+            if (!claim.leaseHeld()) {
+                claimer.leaseLost();
+                LOG.warning(() -> claimer.owner() + " stops: its lease was taken back (it had run out)");
+                return null;
+            }
+            claimer.renewed(transactions.leaseUntil(now));
             claimer.leased(claim.mails());
             claimed.addAll(claim.mails());
             if (claimed.isEmpty() && signal.generation() == enqueued) {

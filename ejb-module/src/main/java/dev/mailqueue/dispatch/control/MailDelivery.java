@@ -6,9 +6,10 @@ import dev.mailqueue.account.control.AccountThrottle;
 import dev.mailqueue.account.control.Accounts;
 import dev.mailqueue.account.control.SendPermit;
 import dev.mailqueue.log.control.LogText;
-import dev.mailqueue.mail.entity.RecipientStatus;
+import dev.mailqueue.queue.entity.RecipientStatus;
 import dev.mailqueue.queue.control.AttemptResult;
 import dev.mailqueue.queue.control.Change;
+import dev.mailqueue.queue.control.Lease;
 import dev.mailqueue.queue.control.ClaimedMail;
 import dev.mailqueue.queue.control.RecipientResult;
 import dev.mailqueue.queue.control.StoreException;
@@ -61,15 +62,15 @@ final class MailDelivery implements AutoCloseable {
     /** How long a mail waits when the rate state could not be read (lock timeout, first-use race). */
     static final Duration RATE_STATE_RETRY = Duration.ofSeconds(1);
 
-    /** Submits the changes that wait together with a mail's send-started mark. */
+    /** Hears that a mail is about to be sent, and says what the end of its DATA waits for. */
     @FunctionalInterface
     interface Marks {
         /**
          * @param mailId the mail about to be sent
          * @param at     now
-         * @return a ticket done once the mark (and what was submitted with it) is durable
+         * @return the gate its final "." waits for
          */
-        GroupCommit.Ticket sendStarted(long mailId, Instant at);
+        SendGate sendStarted(long mailId, Instant at);
     }
 
     /**
@@ -84,6 +85,18 @@ final class MailDelivery implements AutoCloseable {
         }
     }
 
+    /** Writes the one-click unsubscribe fields of a mail of a list when it is sent. */
+    @FunctionalInterface
+    interface ListFields {
+        /**
+         * @param list      the mail's list
+         * @param recipient its one recipient
+         * @param at        now: the link expires a lifetime after
+         * @return the fields; empty when one-click unsubscribe is not (any more) configured
+         */
+        List<dev.mailqueue.queue.control.NewMail.Header> of(String list, String recipient, Instant at);
+    }
+
     /** Hears how long each SMTP send took and whether the server accepted it (the metrics). */
     @FunctionalInterface
     interface SendTimer {
@@ -91,16 +104,25 @@ final class MailDelivery implements AutoCloseable {
     }
 
     /** What the delivery needs from its claimer and the server. */
-    record Parts(String owner, String server, Accounts accounts, AccountHealth health, AccountThrottle throttle,
+    record Parts(Lease lease, String server, Accounts accounts, AccountHealth health, AccountThrottle throttle,
                  SmtpConnections connections, Session composer, LongFunction<ClaimedMail.Body> bodies,
                  MimeMessageFactory.AttachmentReader attachments, SendTimer metrics, long markWaitMillis,
-                 DeliveryMode mode, String redirectTo, int maxAttempts) {
+                 DeliveryMode mode, String redirectTo, int maxAttempts, ListFields listFields) {
+
+        /** Parts without one-click unsubscribe. */
+        Parts(Lease lease, String server, Accounts accounts, AccountHealth health, AccountThrottle throttle,
+              SmtpConnections connections, Session composer, LongFunction<ClaimedMail.Body> bodies,
+              MimeMessageFactory.AttachmentReader attachments, SendTimer metrics, long markWaitMillis,
+              DeliveryMode mode, String redirectTo, int maxAttempts) {
+            this(lease, server, accounts, health, throttle, connections, composer, bodies, attachments, metrics,
+                    markWaitMillis, mode, redirectTo, maxAttempts, (list, recipient, at) -> List.of());
+        }
 
         /** Parts of a LIVE server, whose mails get 100 attempts. */
-        Parts(String owner, String server, Accounts accounts, AccountHealth health, AccountThrottle throttle,
+        Parts(Lease lease, String server, Accounts accounts, AccountHealth health, AccountThrottle throttle,
               SmtpConnections connections, Session composer, LongFunction<ClaimedMail.Body> bodies,
               MimeMessageFactory.AttachmentReader attachments, SendTimer metrics, long markWaitMillis) {
-            this(owner, server, accounts, health, throttle, connections, composer, bodies, attachments, metrics,
+            this(lease, server, accounts, health, throttle, connections, composer, bodies, attachments, metrics,
                     markWaitMillis, DeliveryMode.LIVE, null, 100);
         }
     }
@@ -156,7 +178,9 @@ final class MailDelivery implements AutoCloseable {
         GatedMessage message;
         Address[] open;
         try {
-            message = MimeMessageFactory.compose(parts.composer(), mail, body, parts.attachments());
+            message = MimeMessageFactory.compose(parts.composer(), mail, body, parts.attachments(),
+                    mail.unsubscribeList() == null ? List.of()
+                            : parts.listFields().of(mail.unsubscribeList(), mail.firstRecipient(), started));
             open = Arrays.stream(message.getAllRecipients())
                     .filter(a -> !mail.settled().containsKey(key(a)))
                     .toArray(Address[]::new);
@@ -204,11 +228,11 @@ final class MailDelivery implements AutoCloseable {
             }
             SendPermit permit = permit(account, now);
             if (permit == null) {
-                return new Change.HandedBack(mail.id(), parts.owner(), now.plus(RATE_STATE_RETRY), null);
+                return new Change.HandedBack(mail.id(), parts.lease().claimer(), now.plus(RATE_STATE_RETRY), null);
             }
             if (!permit.granted()) {
                 Refusal refusal = refused.computeIfAbsent(account.name(), n -> new Refusal(permit));
-                return new Change.HandedBack(mail.id(), parts.owner(), refusal.permit.retryAt(refusal.deferred++), null);
+                return new Change.HandedBack(mail.id(), parts.lease().claimer(), refusal.permit.retryAt(refusal.deferred++), null);
             }
             SmtpConnection connection = borrowed.computeIfAbsent(account.name(), n -> parts.connections().borrow(account));
             try {
@@ -220,7 +244,6 @@ final class MailDelivery implements AutoCloseable {
                 continue;
             }
             parts.health().reached(account.name());
-            message.envelopeSender(parts.accounts().envelopeSender(account, mail.id())); // VERP, or the session's
             Address[] envelope = targets;
             List<RecipientResult> notSmtpUtf8 = List.of();
             SmtpUtf8Gate.Split utf8 = SmtpUtf8Gate.split(targets);
@@ -251,6 +274,34 @@ final class MailDelivery implements AutoCloseable {
             }
             message.arm(marks.sendStarted(mail.id(), Instant.now()), parts.markWaitMillis());
             long sending = System.nanoTime();
+            if (account.usesVerp() && !redirecting && envelope.length > 1) {
+                Address[] each = envelope;
+                try {
+                    SeparateTransactions.Outcome outcome = SeparateTransactions.send(connection, message, each,
+                            i -> parts.accounts().envelopeSender(account, mail.id(), position(mail, each[i])));
+                    if (outcome.firstFailed() == null) {
+                        settle(permit, false);
+                        parts.metrics().sent(Duration.ofNanos(System.nanoTime() - sending), outcome.anySent());
+                        slowDownOn(account, outcome.lastReply());
+                        return separately(mail, started, account, outcome, notSmtpUtf8, simulated, anyAccepted);
+                    }
+                    settle(permit, false);
+                    parts.metrics().sent(Duration.ofNanos(System.nanoTime() - sending), false);
+                    return failure(mail, started, message, account, outcome.firstFailed(), anyAccepted, notSmtpUtf8,
+                            simulated, open, false);
+                } catch (SmtpUnreachableException e) {
+                    settle(permit, true);
+                    dueAgain = earlier(dueAgain, parts.health().unreachable(account.name(), describe(e), Instant.now()));
+                    append(unreachable, account.name(), describe(e));
+                    continue;
+                } catch (MessagingException e) { // the first transaction's mark was not committed in time
+                    settle(permit, true);
+                    throw new NotRecorded(e);
+                }
+            }
+            message.envelopeSender(!account.usesVerp() ? null : redirecting || envelope.length != 1
+                    ? parts.accounts().envelopeSenderOfMail(account, mail.id()) // the redirect target is no recipient
+                    : parts.accounts().envelopeSender(account, mail.id(), position(mail, envelope[0])));
             try {
                 SmtpReply reply = connection.send(message, envelope);
                 settle(permit, false);
@@ -275,7 +326,7 @@ final class MailDelivery implements AutoCloseable {
             }
         }
         Instant due = dueAgain != null ? dueAgain : Instant.now().plus(RATE_STATE_RETRY);
-        return new Change.HandedBack(mail.id(), parts.owner(), due, (profile.size() > 1
+        return new Change.HandedBack(mail.id(), parts.lease().claimer(), due, (profile.size() > 1
                 ? "all " + profile.size() + " accounts unreachable: " : "account unreachable: ") + unreachable
                 + "; waiting in the queue, attempts untouched");
     }
@@ -319,6 +370,52 @@ final class MailDelivery implements AutoCloseable {
     }
 
     /**
+     * The change of a mail sent as one transaction per recipient ({@link SeparateTransactions}): in doubt when a
+     * transaction's end of DATA got no answer, else sent once no recipient is left open (if any recipient ever
+     * accepted it), else tried again while any is, else failed.
+     */
+    private Change separately(ClaimedMail mail, Instant started, Account account, SeparateTransactions.Outcome outcome,
+                              List<RecipientResult> notSmtpUtf8, List<RecipientResult> simulated, boolean anyAccepted) {
+        boolean accepted = anyAccepted || outcome.anySent();
+        Verdict verdict = outcome.inDoubt() ? Verdict.IN_DOUBT : outcome.anyDeferred() ? Verdict.TRANSIENT
+                : accepted ? Verdict.SENT : Verdict.PERMANENT;
+        List<String> refusals = outcome.recipients().stream().filter(r -> r.status() != RecipientStatus.SENT)
+                .map(r -> r.address() + " " + (r.status() == RecipientStatus.REFUSED ? "refused" : "deferred") + ": "
+                        + (r.replyText() != null ? r.replyText() : "not tried"))
+                .toList();
+        String error = outcome.inDoubt() ? "in doubt: the end of DATA was sent and no answer came ("
+                + (outcome.lastReply().text() == null ? "no reply" : outcome.lastReply().text()) + "); "
+                + String.join("; ", refusals) : refusals.isEmpty() ? null : String.join("; ", refusals);
+        PartialDelivery.Split split = withSimulated(SmtpUtf8Gate.with(new PartialDelivery.Split(verdict, error,
+                outcome.recipients()), notSmtpUtf8), simulated, anyAccepted);
+        return attempt(mail, started, outcome.inDoubt() ? Verdict.IN_DOUBT : split.verdict(), outcome.lastReply(),
+                split.error(), split.recipients(), account.name());
+    }
+
+    /**
+     * @return the recipient's position among the mail's To, Cc and Bcc (the first of that address, compared
+     *         without case), as a per-recipient VERP token names it
+     */
+    static int position(ClaimedMail mail, Address recipient) {
+        return position(mail, key(recipient));
+    }
+
+    /** As {@link #position(ClaimedMail, Address)} for a bare address. */
+    static int position(ClaimedMail mail, String address) {
+        String key = address.toLowerCase(Locale.ROOT);
+        int i = 0;
+        for (List<String> list : List.of(mail.to(), mail.cc(), mail.bcc())) {
+            for (String listed : list) {
+                if (listed.toLowerCase(Locale.ROOT).equals(key)) {
+                    return i;
+                }
+                i++;
+            }
+        }
+        throw new IllegalArgumentException("not a recipient of mail " + mail.id() + ": " + key);
+    }
+
+    /**
      * A mail none of whose open recipients is sent to: composed in full (its MIME written to nowhere, so
      * that what would fail in live mode fails here too), then recorded with the simulated replies.
      */
@@ -345,7 +442,7 @@ final class MailDelivery implements AutoCloseable {
 
     private Change attempt(ClaimedMail mail, Instant started, Verdict verdict, SmtpReply reply, String error,
                            List<RecipientResult> recipients, String account) {
-        return new Change.Attempted(new AttemptResult(mail.id(), parts.owner(), parts.server(), account,
+        return new Change.Attempted(new AttemptResult(mail.id(), parts.lease(), parts.server(), account,
                 mail.attemptsRemaining(), mail.expiresAt(), started, Instant.now(), verdict, reply.code(), reply.text(),
                 reply.enhancedStatus(), error, recipients));
     }

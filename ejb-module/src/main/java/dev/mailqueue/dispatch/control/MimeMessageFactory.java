@@ -52,16 +52,25 @@ public final class MimeMessageFactory {
         byte[] read(long mailId, int seqNo);
     }
 
+    /** As {@link #compose(Session, ClaimedMail, ClaimedMail.Body, AttachmentReader, List)} with no fields added. */
+    static GatedMessage compose(Session session, ClaimedMail mail, ClaimedMail.Body body, AttachmentReader attachments)
+            throws MessagingException {
+        return compose(session, mail, body, attachments, List.of());
+    }
+
     /**
      * @param session     the container's mail session; supplies MIME settings only
      * @param mail        the claimed mail
      * @param body        its bodies
      * @param attachments where its attachments' bytes are read from, during DATA
+     * @param added       header fields the queue writes at sending (a list mail's {@code List-Unsubscribe}), after
+     *                    the stored ones; a stored field of the same name is left out (mail queued before these
+     *                    fields were written at sending stored them)
      * @return the message with its headers saved
      * @throws MessagingException when a stored address or header cannot be encoded
      */
-    static GatedMessage compose(Session session, ClaimedMail mail, ClaimedMail.Body body, AttachmentReader attachments)
-            throws MessagingException {
+    static GatedMessage compose(Session session, ClaimedMail mail, ClaimedMail.Body body, AttachmentReader attachments,
+                                List<NewMail.Header> added) throws MessagingException {
         GatedMessage message = new GatedMessage(session, mail.messageId());
         AddressNames names = mail.names();
         // Set as text, not with setFrom/setRecipients: with mail.mime.allowutf8 on the session, those would
@@ -76,7 +85,12 @@ public final class MimeMessageFactory {
         message.setSubject(mail.subject() == null ? "" : mail.subject(), "UTF-8");
         message.setSentDate(Date.from(mail.createdAt()));
         for (NewMail.Header header : mail.headers()) {
-            message.addHeader(header.name(), encode(header.name(), header.value()));
+            if (added.stream().noneMatch(a -> a.name().equalsIgnoreCase(header.name()))) {
+                message.addHeader(header.name(), encode(header.name(), header.value()));
+            }
+        }
+        for (NewMail.Header header : added) {
+            message.addHeader(header.name(), header.value()); // ASCII, written by the queue
         }
         if (mail.attachments().isEmpty()) {
             body(message, body);

@@ -1,6 +1,6 @@
 package dev.mailqueue.dispatch.control;
 
-import dev.mailqueue.mail.entity.RecipientStatus;
+import dev.mailqueue.queue.entity.RecipientStatus;
 import dev.mailqueue.queue.control.RecipientResult;
 import dev.mailqueue.queue.control.Verdict;
 import jakarta.mail.Address;

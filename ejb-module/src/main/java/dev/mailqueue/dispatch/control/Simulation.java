@@ -1,10 +1,10 @@
 package dev.mailqueue.dispatch.control;
 
-import dev.mailqueue.mail.entity.RecipientStatus;
+import dev.mailqueue.queue.entity.RecipientStatus;
 import dev.mailqueue.queue.control.RecipientResult;
 import dev.mailqueue.queue.control.Verdict;
 import dev.mailqueue.settings.control.DeliveryMode;
-import dev.mailqueue.simulator.control.SimulatorAddress;
+import dev.mailqueue.address.control.SimulatorAddress;
 import jakarta.mail.Address;
 
 import java.util.ArrayList;

@@ -1,5 +1,7 @@
 package dev.mailqueue.mail.boundary;
 
+import dev.mailqueue.server.control.ServerInstance;
+import dev.mailqueue.queue.control.MailLifecycle;
 import dev.mailqueue.api.EnqueueReceipt;
 import dev.mailqueue.api.FieldError;
 import dev.mailqueue.api.IdempotencyConflictException;
@@ -18,6 +20,7 @@ import dev.mailqueue.mail.control.MailRequestValidator;
 import dev.mailqueue.mail.control.MailViews;
 import dev.mailqueue.mail.control.MailsEnqueued;
 import dev.mailqueue.mail.control.RequestFingerprint;
+import dev.mailqueue.mail.control.RequestSizeBudget;
 import dev.mailqueue.mail.control.SenderPolicy;
 import dev.mailqueue.queue.control.Enqueued;
 import dev.mailqueue.queue.control.MailGroup;
@@ -49,6 +52,10 @@ import java.util.Optional;
  * A sender may enqueue only from the From addresses its allow-list names ({@link SenderPolicy}), and
  * sees and cancels only the mails it enqueued: another user's mail is "not found" to it. The user is
  * recorded with every mail.
+ *
+ * <p>An enqueue is first measured against {@code mailqueue.http.max-request-bytes}, as the JSON the REST
+ * API would have read ({@link RequestSizeBudget}), so a remote caller cannot queue more in one call than
+ * an HTTP client can; then validated.
  */
 @Stateless
 @DeclareRoles({Roles.SENDER, Roles.ADMIN})
@@ -71,6 +78,9 @@ public class Mails implements MailQueueLocal, MailQueueRemote {
     MailRequestValidator validator;
 
     @Inject
+    RequestSizeBudget budget; // what the REST API allows a request body, for every caller
+
+    @Inject
     MailFactory factory;
 
     @Inject
@@ -82,8 +92,12 @@ public class Mails implements MailQueueLocal, MailQueueRemote {
     @Resource
     SessionContext context;
 
+    @Inject
+    ServerInstance server;
+
     @Override
     public EnqueueReceipt enqueue(MailRequest request) throws InvalidMailException, SenderNotAllowedException {
+        budget.check(request);
         validator.check(request);
         String caller = checkSender(request);
         return queue(List.of(factory.create(request, Instant.now(), caller, null, null))).get(0);
@@ -92,6 +106,7 @@ public class Mails implements MailQueueLocal, MailQueueRemote {
     @Override
     public EnqueueReceipt enqueue(MailRequest request, String idempotencyKey) throws InvalidMailException,
             SenderNotAllowedException, IdempotencyConflictException, IdempotencyKeyReusedException {
+        budget.check(request);
         validator.check(request);
         String caller = checkSender(request);
         if (idempotencyKey == null) {
@@ -125,6 +140,7 @@ public class Mails implements MailQueueLocal, MailQueueRemote {
     @Override
     public List<EnqueueReceipt> enqueueAll(List<MailRequest> requests)
             throws InvalidMailException, SenderNotAllowedException {
+        budget.checkAll(requests);
         validator.checkAll(requests);
         String caller = caller();
         boolean admin = isAdmin();
@@ -145,7 +161,7 @@ public class Mails implements MailQueueLocal, MailQueueRemote {
 
     /** Stores the groups (one JDBC batch per table) and tells the dispatcher once they commit. */
     private List<EnqueueReceipt> queue(List<MailGroup> groups) {
-        List<List<Enqueued>> stored = store.enqueue(groups);
+        List<List<Enqueued>> stored = store.enqueue(groups, server.name());
         List<EnqueueReceipt> receipts = new ArrayList<>(groups.size());
         int rows = 0;
         Instant earliestDue = null;
@@ -192,7 +208,7 @@ public class Mails implements MailQueueLocal, MailQueueRemote {
     @Override
     public MailView cancel(long id) throws MailNotFoundException, MailStateException {
         MailView mail = find(id);
-        if (operations.cancel(List.of(id), EnumSet.of(MailStatus.QUEUED)) == 0) {
+        if (operations.cancel(List.of(id), MailLifecycle.CANCELLABLE_BY_SENDER, server.name(), "sender:" + caller()) == 0) {
             throw new MailStateException(id, find(id).getStatus(), "be cancelled");
         }
         return views.full(id).orElse(mail);

@@ -10,7 +10,6 @@ import dev.mailqueue.queue.control.AddressNames;
 import dev.mailqueue.queue.control.MailGroup;
 import dev.mailqueue.queue.control.NewMail;
 import dev.mailqueue.settings.control.QueueSettings;
-import dev.mailqueue.unsubscribe.control.UnsubscribeLinks;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -44,9 +43,6 @@ public class MailFactory {
 
     @Inject
     QueueSettings settings;
-
-    @Inject
-    UnsubscribeLinks unsubscribeLinks;
 
     /**
      * @param request     a request that passed {@link MailRequestValidator}
@@ -93,7 +89,7 @@ public class MailFactory {
                 replyTo == null ? null : replyTo.address(), toAddresses, ccAddresses, bccAddresses,
                 request.getSubject(), request.getText(), request.getHtml(),
                 accounts.route(request.getAccount(), from.address()).name(), enqueuedBy,
-                attachments(request.getAttachments()), headers(request, toAddresses, ccAddresses, bccAddresses),
+                attachments(request.getAttachments()), headers(request),
                 request.getUnsubscribeList(), names, blankToNull(request.getReference()), request.getCampaign(),
                 tags(request.getTags()));
     }
@@ -167,17 +163,14 @@ public class MailFactory {
     }
 
     /**
-     * @return the caller's header fields, then, for a mail of a list, the one-click unsubscribe fields with
-     *         the link of its one recipient
+     * @return the caller's header fields. The one-click unsubscribe fields of a mail of a list are not among
+     *         them: they are written when the mail is sent, with a link that expires, and never stored where
+     *         the sender could read them back
      */
-    private List<NewMail.Header> headers(MailRequest request, List<String> to, List<String> cc, List<String> bcc) {
+    private static List<NewMail.Header> headers(MailRequest request) {
         List<NewMail.Header> result = new ArrayList<>();
         if (request.getHeaders() != null) {
             request.getHeaders().forEach((name, value) -> result.add(new NewMail.Header(name, value)));
-        }
-        if (request.getUnsubscribeList() != null) {
-            String recipient = !to.isEmpty() ? to.get(0) : !cc.isEmpty() ? cc.get(0) : bcc.get(0);
-            result.addAll(unsubscribeLinks.headers(request.getUnsubscribeList(), recipient));
         }
         return result;
     }

@@ -12,15 +12,18 @@ import dev.mailqueue.api.MailStatus;
 import dev.mailqueue.api.MailView;
 import dev.mailqueue.api.RecipientOutcome;
 import dev.mailqueue.api.RecipientView;
-import dev.mailqueue.mail.entity.AddressLists;
-import dev.mailqueue.mail.entity.AttemptOutcome;
-import dev.mailqueue.mail.entity.MailAttachment;
-import dev.mailqueue.mail.entity.MailAttempt;
-import dev.mailqueue.mail.entity.MailHeader;
-import dev.mailqueue.mail.entity.MailMessage;
-import dev.mailqueue.mail.entity.MailRecipient;
-import dev.mailqueue.mail.entity.Utc;
+import dev.mailqueue.unsubscribe.control.UnsubscribeLinks;
+import dev.mailqueue.queue.entity.AddressLists;
+import dev.mailqueue.queue.entity.AttemptOutcome;
+import dev.mailqueue.queue.entity.MailAttachment;
+import dev.mailqueue.queue.entity.MailAttempt;
+import dev.mailqueue.queue.entity.MailHeader;
+import dev.mailqueue.queue.entity.MailMessage;
+import dev.mailqueue.queue.entity.MailRecipient;
+import dev.mailqueue.queue.entity.MailState;
+import dev.mailqueue.queue.entity.Utc;
 import dev.mailqueue.queue.control.AddressNames;
+import dev.mailqueue.queue.control.MailLifecycle;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
@@ -39,8 +42,9 @@ import java.util.Set;
 
 /**
  * The one assembler of {@link MailView}: a mail answers in the same shape wherever one mail is returned
- * (the sender's GET, the EJB's find and cancel, the operator's requeue, cancel and attempt log): its row,
- * attempt log, per-recipient outcomes, attachment names, types and sizes (not their bytes) and custom
+ * (the sender's GET, the EJB's find and cancel, the operator's requeue, cancel and attempt log): its content
+ * ({@link MailMessage}), where it stands ({@link MailState}), attempt log, per-recipient outcomes (the latest
+ * result of each recipient), attachment names, types and sizes (not their bytes) and custom
  * header fields; the operator's console reads one mail with its bodies too ({@link #detail}). A search
  * page lists mails in the summary shape ({@link #summary}): the row's
  * columns without bodies, attempt log, recipients or parts, as README says. Reads through JPA, in the
@@ -49,11 +53,29 @@ import java.util.Set;
 @ApplicationScoped
 public class MailViews {
 
-    /** The attributes a summary shows, as a search selects them (never the bodies). */
-    public static final List<String> SUMMARY_COLUMNS = List.of("id", "messageId", "status", "priority", "fromAddress",
-            "toAddresses", "ccAddresses", "bccAddresses", "subject", "createdAt", "notBefore", "attemptsRemaining",
-            "lastAttemptAt", "sentAt", "lastError", "enqueuedBy", "smtpAccount", "claimedAt", "expiresAt", "copyOf", "reference", "campaign",
-            "tags");
+    /** The attributes of {@link MailMessage} a summary shows, as a search selects them (never the bodies). */
+    public static final List<String> SUMMARY_COLUMNS = List.of("id", "messageId", "priority", "fromAddress",
+            "toAddresses", "ccAddresses", "bccAddresses", "subject", "createdAt", "enqueuedBy", "smtpAccount", "copyOf",
+            "reference", "campaign", "tags");
+
+    /**
+     * The attributes of {@link MailState} a summary shows, by the name of the view's field (the alias a search
+     * selects it as), in the order a search selects them.
+     */
+    public static final Map<String, String> SUMMARY_STATE_COLUMNS = summaryStateColumns();
+
+    private static Map<String, String> summaryStateColumns() {
+        Map<String, String> columns = new LinkedHashMap<>();
+        columns.put("status", "status");
+        columns.put("notBefore", "dueAt");
+        columns.put("attemptsRemaining", "attemptsLeft");
+        columns.put("lastAttemptAt", "lastAttemptAt");
+        columns.put("sentAt", "sentAt");
+        columns.put("lastError", "lastError");
+        columns.put("claimedAt", "claimedAt");
+        columns.put("expiresAt", "expiresAt");
+        return java.util.Collections.unmodifiableMap(columns);
+    }
 
     @PersistenceContext(unitName = "mailqueue")
     EntityManager em;
@@ -65,7 +87,8 @@ public class MailViews {
     public Optional<MailView> full(long id) {
         em.clear(); // the store changes rows in SQL: never answer from what this transaction read before
         MailMessage mail = em.find(MailMessage.class, id);
-        return mail == null ? Optional.empty() : Optional.of(fill(new MailView(), mail, recipientRows(id)));
+        MailState state = mail == null ? null : em.find(MailState.class, id);
+        return state == null ? Optional.empty() : Optional.of(fill(new MailView(), mail, state, recipientRows(id)));
     }
 
     /**
@@ -77,11 +100,12 @@ public class MailViews {
     public Optional<MailDetail> detail(long id) {
         em.clear();
         MailMessage mail = em.find(MailMessage.class, id);
-        if (mail == null) {
+        MailState state = mail == null ? null : em.find(MailState.class, id);
+        if (state == null) { // no such mail, or deleted between the two reads
             return Optional.empty();
         }
         List<MailRecipient> recipients = recipientRows(id);
-        MailDetail view = fill(new MailDetail(), mail, recipients);
+        MailDetail view = fill(new MailDetail(), mail, state, recipients);
         view.setFromName(mail.getFromName());
         view.setReplyTo(mail.getReplyTo());
         view.setText(mail.getTextBody());
@@ -95,7 +119,7 @@ public class MailViews {
         List<RecipientOutcome> outcomes = new ArrayList<>();
         for (AddressView address : view.getAddresses()) {
             if (RECIPIENT_FIELDS.contains(address.getField())) {
-                outcomes.add(outcome(address, rows.get(address.getAddress().toLowerCase(Locale.ROOT)), mail.getStatus()));
+                outcomes.add(outcome(address, rows.get(address.getAddress().toLowerCase(Locale.ROOT)), state.getStatus()));
             }
         }
         view.setRecipientOutcomes(outcomes);
@@ -122,8 +146,8 @@ public class MailViews {
     }
 
     /** Outcomes of the attempt log that are attempts of the queue's (not reports that came back later). */
-    private static final Set<String> ATTEMPTS = Set.of(AttemptOutcome.SENT.name(), AttemptOutcome.FAILED.name(),
-            AttemptOutcome.IN_DOUBT.name());
+    private static final Set<String> ATTEMPTS = AttemptOutcome.ATTEMPTS.stream().map(Enum::name)
+            .collect(java.util.stream.Collectors.toUnmodifiableSet());
 
     private static final Set<String> RECIPIENT_FIELDS = Set.of("to", "cc", "bcc");
 
@@ -146,22 +170,25 @@ public class MailViews {
             outcome.setReplyText(row.getReplyText());
             outcome.setUpdatedAt(Utc.toInstant(row.getUpdatedAt()));
         } else {
-            outcome.setStatus(mail.isTerminal() && mail != MailStatus.HELD ? mail.name() : "PENDING");
+            outcome.setStatus(MailLifecycle.isFinished(mail) ? mail.name() : "PENDING");
         }
         return outcome;
     }
 
-    /** @return the mail's per-recipient rows (none while every recipient shares the mail's status) */
+    /**
+     * @return the mail's per-recipient rows, the latest of each recipient (none while every recipient shares the
+     *         mail's status)
+     */
     private List<MailRecipient> recipientRows(long id) {
         return em.createNamedQuery(MailRecipient.BY_MAILS, MailRecipient.class).setParameter("ids", List.of(id))
                 .getResultList();
     }
 
-    private <V extends MailView> V fill(V view, MailMessage mail, List<MailRecipient> recipients) {
+    private <V extends MailView> V fill(V view, MailMessage mail, MailState state, List<MailRecipient> recipients) {
         long id = mail.getId();
         view.setId(mail.getId());
         view.setMessageId(mail.getMessageId());
-        view.setStatus(mail.getStatus());
+        view.setStatus(state.getStatus());
         view.setPriority(mail.getPriority());
         view.setFrom(mail.getFromAddress());
         view.setTo(new ArrayList<>(mail.getTo()));
@@ -170,15 +197,15 @@ public class MailViews {
         view.setAddresses(addresses(mail));
         view.setSubject(mail.getSubject());
         view.setCreatedAt(Utc.toInstant(mail.getCreatedAt()));
-        view.setNotBefore(Utc.toInstant(mail.getNotBefore()));
-        view.setClaimedAt(Utc.toInstant(mail.getClaimedAt()));
-        view.setAttemptsRemaining(mail.getAttemptsRemaining());
-        view.setLastAttemptAt(Utc.toInstant(mail.getLastAttemptAt()));
-        view.setSentAt(Utc.toInstant(mail.getSentAt()));
-        view.setLastError(mail.getLastError());
+        view.setNotBefore(Utc.toInstant(state.getDueAt()));
+        view.setClaimedAt(Utc.toInstant(state.getClaimedAt()));
+        view.setAttemptsRemaining(attemptsRemaining(state.getAttemptsLeft()));
+        view.setLastAttemptAt(Utc.toInstant(state.getLastAttemptAt()));
+        view.setSentAt(Utc.toInstant(state.getSentAt()));
+        view.setLastError(state.getLastError());
         view.setAccount(mail.getSmtpAccount());
         view.setEnqueuedBy(mail.getEnqueuedBy());
-        view.setExpiresAt(Utc.toInstant(mail.getExpiresAt()));
+        view.setExpiresAt(Utc.toInstant(state.getExpiresAt()));
         view.setCopyOf(mail.getCopyOf());
         view.setReference(mail.getReference());
         view.setCampaign(mail.getCampaign());
@@ -195,7 +222,11 @@ public class MailViews {
         view.setAttachments(files);
         Map<String, String> headers = new LinkedHashMap<>();
         em.createNamedQuery(MailHeader.OF_MAILS, MailHeader.class).setParameter("ids", List.of(id))
-                .getResultList().forEach(h -> headers.put(h.getName(), h.getValue()));
+                .getResultList().stream()
+                // A mail of a list: its List-Unsubscribe fields are the queue's, made at dispatch (earlier versions
+                // stored them, with a signed link that is no sender's to read); otherwise they are the sender's own.
+                .filter(h -> mail.getUnsubscribeList() == null || !UnsubscribeLinks.isUnsubscribeField(h.getName()))
+                .forEach(h -> headers.put(h.getName(), h.getValue()));
         view.setHeaders(headers);
         return view;
     }
@@ -232,8 +263,14 @@ public class MailViews {
         }
     }
 
+    /** @return attempts left as the views show them: a mail out of the queue has none (0) */
+    static int attemptsRemaining(Integer attemptsLeft) {
+        return attemptsLeft == null ? 0 : attemptsLeft;
+    }
+
     /**
-     * @param row a search row with the {@link #SUMMARY_COLUMNS} as aliases
+     * @param row a search row with the {@link #SUMMARY_COLUMNS} and the keys of {@link #SUMMARY_STATE_COLUMNS} as
+     *            aliases
      * @return the mail in the summary shape
      */
     public static MailView summary(Tuple row) {
@@ -250,7 +287,7 @@ public class MailViews {
         view.setCreatedAt(Utc.toInstant(row.get("createdAt", LocalDateTime.class)));
         view.setNotBefore(Utc.toInstant(row.get("notBefore", LocalDateTime.class)));
         view.setClaimedAt(Utc.toInstant(row.get("claimedAt", LocalDateTime.class)));
-        view.setAttemptsRemaining(row.get("attemptsRemaining", Integer.class));
+        view.setAttemptsRemaining(attemptsRemaining(row.get("attemptsRemaining", Integer.class)));
         view.setLastAttemptAt(Utc.toInstant(row.get("lastAttemptAt", LocalDateTime.class)));
         view.setSentAt(Utc.toInstant(row.get("sentAt", LocalDateTime.class)));
         view.setLastError(row.get("lastError", String.class));

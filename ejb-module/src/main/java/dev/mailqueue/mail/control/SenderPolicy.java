@@ -27,8 +27,11 @@ import java.util.function.Function;
  * </ul>
  * The account allow-list is {@code mailqueue.security.allowed-accounts.u}: account names, comma
  * separated, or {@code *} for every account. It governs only a mail that names its {@code account}; a
- * mail that names none goes where the server's routing sends it. A user without a property may send
- * as nobody, and may name no account. Administrators ({@code mail-admin}) may use any address and any
+ * mail that names none goes where the server's routing sends it. The list allow-list is
+ * {@code mailqueue.security.allowed-lists.u}: the mailing lists ({@code unsubscribeList}) the user owns, comma
+ * separated, or {@code *}; one-click unsubscribe links name their list, so a sender who could name another's
+ * list could have its recipients unsubscribed from it. A user without a property may send as nobody, may
+ * name no account and no list. Administrators ({@code mail-admin}) may use any address and any
  * account. A refusal names the field, never the other addresses or accounts. In Liberty the
  * properties are {@code <variable>}s of server.xml or environment variables.
  */
@@ -40,6 +43,9 @@ public class SenderPolicy {
 
     /** The property prefix of the account allow-list; the user name follows it. */
     public static final String ACCOUNTS_PREFIX = "mailqueue.security.allowed-accounts.";
+
+    /** The property prefix of the list allow-list; the user name follows it. */
+    public static final String LISTS_PREFIX = "mailqueue.security.allowed-lists.";
 
     /** A configuration property by name; the application's MicroProfile Config in production. */
     Function<String, Optional<String>> properties;
@@ -54,8 +60,9 @@ public class SenderPolicy {
      * @param admin   whether the caller has the role {@code mail-admin} (then everything is allowed)
      * @param request the mail, already validated ({@code from} a mailbox, its address is what is checked)
      * @param field   how the From field is named in errors: {@code from}, or {@code [3].from} in a batch;
-     *                the account field is named alike ({@code account}, {@code [3].account})
-     * @return the refused field (From first), or empty when the user may send the mail as it is
+     *                the account and list fields are named alike ({@code account}, {@code [3].unsubscribeList})
+     * @return the refused field (From first, then account, then list), or empty when the user may send the
+     *         mail as it is
      */
     public Optional<FieldError> check(String user, boolean admin, MailRequest request, String field) {
         if (admin) {
@@ -72,6 +79,12 @@ public class SenderPolicy {
             return Optional.of(new FieldError(accountField, "is not an SMTP account user " + user
                     + " may use (see " + ACCOUNTS_PREFIX + user + ")"));
         }
+        String list = request.getUnsubscribeList();
+        if (list != null && !listed(LISTS_PREFIX + user, list)) {
+            String listField = field.substring(0, field.length() - "from".length()) + "unsubscribeList";
+            return Optional.of(new FieldError(listField, "is not a list user " + user + " owns (see "
+                    + LISTS_PREFIX + user + ")"));
+        }
         return Optional.empty();
     }
 
@@ -81,8 +94,13 @@ public class SenderPolicy {
      * @return whether the user's account allow-list names it, or is {@code *}
      */
     boolean allowsAccount(String user, String account) {
-        for (String entry : entries(ACCOUNTS_PREFIX + user)) {
-            if (entry.equals("*") || entry.equals(account)) {
+        return listed(ACCOUNTS_PREFIX + user, account);
+    }
+
+    /** @return whether the property's comma-separated entries name the value exactly, or are {@code *} */
+    private boolean listed(String property, String value) {
+        for (String entry : entries(property)) {
+            if (entry.equals("*") || entry.equals(value)) {
                 return true;
             }
         }

@@ -6,8 +6,8 @@ import java.util.List;
 /**
  * What one attempt at one mail came to, ready to be recorded.
  *
- * @param mailId            the row
- * @param owner             the claimer that made the attempt (its lease owner)
+ * @param mailId            the mail
+ * @param lease             the claimer that made the attempt
  * @param server            the server it ran on, for the attempt log
  * @param account           the SMTP account that sent it or made the last try, or null when none was tried
  * @param attemptsRemaining attempts left before this one, 1 or more
@@ -22,7 +22,7 @@ import java.util.List;
  * @param recipients        per-recipient outcomes when the server treated recipients differently or the
  *                          mail already had some settled; empty otherwise
  */
-public record AttemptResult(long mailId, String owner, String server, String account, int attemptsRemaining,
+public record AttemptResult(long mailId, Lease lease, String server, String account, int attemptsRemaining,
                             Instant expiresAt, Instant startedAt, Instant finishedAt, Verdict verdict,
                             Integer replyCode, String replyText, String enhancedStatus, String error,
                             List<RecipientResult> recipients) {
@@ -32,6 +32,11 @@ public record AttemptResult(long mailId, String owner, String server, String acc
         recipients = List.copyOf(recipients);
     }
 
+    /** @return the claimer's name in the log */
+    public String owner() {
+        return lease.owner();
+    }
+
     /** @return true when the server accepted the mail for every recipient still open */
     public boolean sent() {
         return verdict == Verdict.SENT;
@@ -39,7 +44,7 @@ public record AttemptResult(long mailId, String owner, String server, String acc
 
     /** @return the same attempt with another error text, e.g. when its per-recipient rows could not be kept */
     public AttemptResult withError(String otherError, List<RecipientResult> otherRecipients) {
-        return new AttemptResult(mailId, owner, server, account, attemptsRemaining, expiresAt, startedAt, finishedAt,
+        return new AttemptResult(mailId, lease, server, account, attemptsRemaining, expiresAt, startedAt, finishedAt,
                 verdict, replyCode, replyText, enhancedStatus, otherError, otherRecipients);
     }
 }

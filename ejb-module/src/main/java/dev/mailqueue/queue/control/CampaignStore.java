@@ -22,7 +22,7 @@ import java.util.Set;
 public class CampaignStore {
 
     /** What a campaign cancel cancels: mail that is waiting, for its time or for an operator. */
-    public static final Set<MailStatus> WAITING = OperatorStore.CANCELLABLE;
+    public static final Set<MailStatus> WAITING = MailLifecycle.CANCELLABLE;
 
     @Inject
     QueueTables tables;
@@ -112,19 +112,22 @@ public class CampaignStore {
      * Cancels every mail of the campaign that is still waiting ({@link #WAITING}), each with a
      * {@code cancelled} event; mail being sent now is not stopped.
      *
+     * @param server this server, for the log
+     * @param actor  who cancels, for the log
      * @return mails cancelled
      * @throws StoreException when the database fails
      */
-    public int cancel(String campaign) {
+    public int cancel(String campaign, String server, String actor) {
         List<Long> ids;
-        try (Connection c = tables.connect(); PreparedStatement s = c.prepareStatement("SELECT ID FROM MAIL_MESSAGE"
-                + " WHERE CAMPAIGN = ? AND STATUS IN (" + Sql.literals(WAITING) + ")")) {
+        try (Connection c = tables.connect(); PreparedStatement s = c.prepareStatement("SELECT MAIL_ID FROM MAIL_STATE s"
+                + " JOIN MAIL_MESSAGE m ON m.ID = s.MAIL_ID WHERE m.CAMPAIGN = ? AND s.STATUS IN ("
+                + MailLifecycle.literals(WAITING) + ")")) {
             s.setString(1, campaign);
             ids = Sql.readIds(s);
         } catch (SQLException e) {
             throw new StoreException("could not find the mail of campaign " + campaign, e);
         }
-        return operations.cancel(ids, WAITING);
+        return operations.cancel(ids, WAITING, server, actor);
     }
 
     /**
@@ -132,8 +135,8 @@ public class CampaignStore {
      * @throws StoreException when the database fails
      */
     public java.util.Map<MailStatus, Long> counts(String campaign) {
-        try (Connection c = tables.connect(); PreparedStatement s = c.prepareStatement("SELECT STATUS, COUNT(*)"
-                + " FROM MAIL_MESSAGE WHERE CAMPAIGN = ? GROUP BY STATUS")) {
+        try (Connection c = tables.connect(); PreparedStatement s = c.prepareStatement("SELECT s.STATUS, COUNT(*)"
+                + " FROM MAIL_STATE s JOIN MAIL_MESSAGE m ON m.ID = s.MAIL_ID WHERE m.CAMPAIGN = ? GROUP BY s.STATUS")) {
             s.setString(1, campaign);
             java.util.Map<MailStatus, Long> counts = new java.util.EnumMap<>(MailStatus.class);
             try (ResultSet r = s.executeQuery()) {

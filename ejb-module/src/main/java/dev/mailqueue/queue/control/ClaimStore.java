@@ -1,10 +1,11 @@
 package dev.mailqueue.queue.control;
 
-import dev.mailqueue.mail.entity.AddressLists;
+import dev.mailqueue.settings.control.InDoubtPolicy;
 import dev.mailqueue.api.EventType;
-import dev.mailqueue.mail.entity.AttemptOutcome;
-import dev.mailqueue.mail.entity.RecipientStatus;
-import dev.mailqueue.mail.entity.Texts;
+import dev.mailqueue.api.MailStatus;
+import dev.mailqueue.queue.entity.AddressLists;
+import dev.mailqueue.queue.entity.AttemptOutcome;
+import dev.mailqueue.queue.entity.RecipientStatus;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -12,10 +13,12 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Collection;
 import java.util.HashSet;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -23,12 +26,13 @@ import java.util.Map;
 import java.util.Set;
 import java.util.logging.Logger;
 
-import static dev.mailqueue.queue.control.Sql.*;
+import static dev.mailqueue.queue.control.Sql.bindIds;
+import static dev.mailqueue.queue.control.Sql.marks;
 
 /**
- * Claims due mails under a lease, reads what a claimer needs to send them, and renews a live claimer's
- * leases. A claim first takes back rows whose lease ran out (their claimer died), as {@link Transition}
- * says; every change of a leased row is conditional on its lease.
+ * Claims due mail for claimers and reads what they need to send it; starts claimers' leases and takes back the
+ * mail of claimers whose lease ran out. A claim writes one narrow row per mail it takes (MAIL_QUEUE.CLAIMER), never
+ * the mail itself; every later change of a held mail is conditional on its claimer ({@link OutcomeStore}).
  */
 @ApplicationScoped
 public class ClaimStore {
@@ -37,20 +41,6 @@ public class ClaimStore {
 
     /** The longest text or HTML body, in characters, that a claim reads with the mail; longer ones are read when composed. */
     public static final int CLAIM_BODY_CHARS = 65_536;
-
-    /** {@code ?}s: status, remaining, error, not-before, id, owner, now. */
-    static final String TAKE_BACK = "UPDATE MAIL_MESSAGE SET STATUS = ?, ATTEMPTS_REMAINING = ?, LAST_ERROR = ?,"
-            + " NOT_BEFORE = ?, LEASE_OWNER = NULL, LEASE_EXPIRES_AT = NULL, SEND_STARTED_AT = NULL"
-            + " WHERE ID = ? AND STATUS = 'SENDING' AND LEASE_OWNER = ? AND LEASE_EXPIRES_AT < ?";
-
-    /**
-     * {@code ?}s: lease expiry, id, owner. By primary key, row by row: a statement that picked the rows by
-     * owner would scan and lock other claimers' rows on Derby, and wait for (or deadlock with) the
-     * journal's writes to them.
-     */
-    /** A live claimer's lease renewal, one row by primary key ({@link Change.Renewed}, written by the journal). */
-    static final String RENEW = "UPDATE MAIL_MESSAGE SET LEASE_EXPIRES_AT = ?"
-            + " WHERE ID = ? AND STATUS = 'SENDING' AND LEASE_OWNER = ?";
 
     /** Claims of this JVM on a database that cannot skip locked rows run one at a time ({@link LeaseStrategy}). */
     private final Object jvmClaims = new Object();
@@ -69,25 +59,52 @@ public class ClaimStore {
     }
 
     /**
-     * How much work waits, for deciding how many claimers to start: due mail a claim with this filter
-     * could take now (none while the queue is paused; none of paused accounts and campaigns, read with
-     * one query as the claim reads them), so that a paused queue starts no claimers.
+     * Starts a claimer's lease, in the caller's transaction.
+     *
+     * @param owner     the claimer's name in the log, e.g. {@code host/server#42}, at most 200 characters
+     * @param now       now
+     * @param expiresAt when the lease runs out unless renewed
+     * @return the lease
+     * @throws StoreException when the database fails
+     */
+    public Lease start(String owner, Instant now, Instant expiresAt) {
+        try (Connection c = tables.connect();
+             PreparedStatement s = c.prepareStatement("INSERT INTO MAIL_CLAIMER (OWNER, STARTED_AT, EXPIRES_AT)"
+                     + " VALUES (?, ?, ?)", Statement.RETURN_GENERATED_KEYS)) {
+            s.setString(1, owner);
+            SqlTime.set(s, 2, now);
+            SqlTime.set(s, 3, expiresAt);
+            s.executeUpdate();
+            try (ResultSet keys = s.getGeneratedKeys()) {
+                keys.next();
+                return new Lease(keys.getLong(1), owner);
+            }
+        } catch (SQLException e) {
+            throw new StoreException("could not start the lease of " + owner, e);
+        }
+    }
+
+    /**
+     * How much work waits, for deciding how many claimers to start: free due mail a claim with this filter could
+     * take now (none while the queue is paused; none of paused accounts and campaigns), and, when asked, mail held
+     * by claimers whose lease ran out.
      *
      * @param now         now
      * @param max         stop counting at this many, 1 or more
-     * @param withExpired true to count SENDING rows whose lease ran out too
+     * @param withExpired true to count mail of claimers whose lease ran out too
      * @param accounts    whose mails a claim would take
-     * @return due QUEUED rows, plus (when asked) SENDING rows whose lease ran out, each counted up to
-     *         {@code max}
+     * @return the mails counted, each kind up to {@code max}
      * @throws StoreException when the database fails
      */
     public int countClaimable(Instant now, int max, boolean withExpired, AccountFilter accounts) {
         try (Connection c = tables.connect()) {
             Dialect d = tables.dialect(c);
             AccountFilter filter = accounts.pausing(DispatchPauseStore.read(c));
-            return (filter.claimsNothing() ? 0
-                    : count(c, d.kind().firstRows(LeaseStrategy.DUE.formatted(filter.sql()), max), now, filter))
-                    + (withExpired ? count(c, d.kind().firstRows(LeaseStrategy.EXPIRED + " ORDER BY ID", max), now, null) : 0);
+            int due = filter.claimsNothing() ? 0 : count(c, d.kind().firstRows(LeaseStrategy.DUE.formatted(filter.sql()), max),
+                    now, filter);
+            int expired = withExpired ? count(c, d.kind().firstRows("SELECT q.MAIL_ID FROM MAIL_QUEUE q JOIN MAIL_CLAIMER c"
+                    + " ON c.ID = q.CLAIMER WHERE c.EXPIRES_AT < ? ORDER BY q.MAIL_ID", max), now, null) : 0;
+            return due + expired;
         } catch (SQLException e) {
             throw new StoreException("could not count the mail due", e);
         }
@@ -112,115 +129,199 @@ public class ClaimStore {
     /**
      * What one claim took.
      *
-     * @param mails     the mails now leased to the claimer, best first
-     * @param takenBack rows whose lease had run out and that this claim put back first
+     * @param mails     the mails now held by the claimer, in its send order (priority, then age)
+     * @param takenBack mails of claimers whose lease had run out that this claim put back first
+     * @param leaseHeld false when the claimer's lease was gone (taken back by a server that found it run out):
+     *                  the claimer took nothing and must send nothing more
      */
-    public record Claim(List<ClaimedMail> mails, int takenBack) {
+    public record Claim(List<ClaimedMail> mails, int takenBack, boolean leaseHeld) {
     }
 
     /**
-     * Claims due mails for one claimer, taking back expired leases first; see
-     * {@link #claim(String, String, Instant, Instant, int, InDoubtPolicy, AccountFilter, boolean)}.
+     * Claims due mail for one claimer, in the caller's transaction (which must commit before any mail is sent):
+     * first, when asked, takes back the mail of claimers whose lease ran out ({@link #recover}); then renews the
+     * claimer's own lease to {@code until}, which fails when the lease is gone (then nothing is claimed: mail
+     * tagged with a claimer that no longer exists would never come back); then takes the best free due mail
+     * (priority, then age) under a pessimistic row lock ({@link LeaseStrategy}) and reads it.
      *
+     * @param lease    the claimer
+     * @param claimNo  which claim of this claimer it is, counting from 1: the claimer sends in claim order, then
+     *                 in each claim's order, and the first mail of a dead claimer in that order is in doubt
+     * @param server   this server, for the log of mail taken back
+     * @param now      now
+     * @param until    the claimer's lease runs until then once the claim commits
+     * @param limit    most mails to take, 1 or more
+     * @param inDoubt  what becomes of a taken-back mail that may have been sent
+     * @param accounts whose mails to claim; the claim narrows it by what is paused (the queue, accounts,
+     *                 campaigns), read in one query on the claim's connection
+     * @param recover  true to take back mail of claimers whose lease ran out first: a lease runs out only when its
+     *                 claimer died, so a server looks for them once in a while ({@code ExpiredLeaseSweep}), not
+     *                 with every claim
      * @return the claim
      * @throws StoreException when the database fails or a lock cannot be had
      */
-    public Claim claim(String owner, String server, Instant now, Instant leaseEnds, int limit, InDoubtPolicy inDoubt,
-                       AccountFilter accounts) {
-        return claim(owner, server, now, leaseEnds, limit, inDoubt, accounts, true);
-    }
-
-    /**
-     * Claims due mails for one claimer, in the caller's transaction (which must commit before any mail
-     * is sent): first, when asked, puts back rows whose lease ran out (their claimer died), as
-     * {@link Transition} says, logging an IN_DOUBT attempt for those whose send had begun; then leases
-     * the best due rows (priority, then age) under a pessimistic row lock ({@link LeaseStrategy}) and
-     * reads them.
-     *
-     * @param owner     the lease owner, e.g. {@code host/server#42}, at most 200 characters
-     * @param server    this server, for the attempt log of taken-back rows
-     * @param now       now
-     * @param leaseEnds when the lease runs out unless renewed
-     * @param limit     most rows to lease, 1 or more
-     * @param inDoubt   what becomes of a taken-back row whose send had begun
-     * @param accounts  whose mails to claim; the claim narrows it by what is paused (the queue, accounts,
-     *                  campaigns), which it reads in one query on its own connection
-     * @param takeBack  true to put back expired leases first: a lease runs out only when its claimer
-     *                  died, so a server sweeps them once in a while ({@code ExpiredLeaseSweep}), not
-     *                  with every claim (on PostgreSQL the sweep reads index entries of every lease
-     *                  set since the last vacuum)
-     * @return the claim
-     * @throws StoreException when the database fails or a lock cannot be had
-     */
-    public Claim claim(String owner, String server, Instant now, Instant leaseEnds, int limit, InDoubtPolicy inDoubt,
-                       AccountFilter accounts, boolean takeBack) {
+    public Claim claim(Lease lease, int claimNo, String server, Instant now, Instant until, int limit,
+                       InDoubtPolicy inDoubt, AccountFilter accounts, boolean recover) {
         try (Connection c = tables.connect()) {
             Dialect d = tables.dialect(c);
             if (!d.lease().oneAtATimeInThisJvm()) {
-                return claim(c, d, owner, now, leaseEnds, limit, inDoubt, accounts, takeBack);
+                return claim(c, d, lease, claimNo, server, now, until, limit, inDoubt, accounts, recover);
             }
             synchronized (jvmClaims) {
-                return claim(c, d, owner, now, leaseEnds, limit, inDoubt, accounts, takeBack);
+                return claim(c, d, lease, claimNo, server, now, until, limit, inDoubt, accounts, recover);
             }
         } catch (SQLException e) {
-            throw new StoreException("could not claim up to " + limit + " mails for " + owner, e);
+            throw new StoreException("could not claim up to " + limit + " mails for " + lease.owner(), e);
         }
     }
 
-    private Claim claim(Connection c, Dialect d, String owner, Instant now, Instant leaseEnds, int limit,
-                        InDoubtPolicy inDoubt, AccountFilter accounts, boolean takeBack) throws SQLException {
-        int takenBack = takeBack ? takeBack(c, d, d.lease().findExpired(c, now), inDoubt, now) : 0;
-        // The pauses of the queue, the accounts and the campaigns: one query, on the claim's connection.
+    private Claim claim(Connection c, Dialect d, Lease lease, int claimNo, String server, Instant now, Instant until,
+                        int limit, InDoubtPolicy inDoubt, AccountFilter accounts, boolean recover) throws SQLException {
+        int takenBack = recover ? recover(c, d, server, now, inDoubt) : 0;
+        if (renew(c, List.of(lease.claimer()), until).isEmpty()) {
+            return new Claim(List.of(), takenBack, false);
+        }
         AccountFilter filter = accounts.pausing(DispatchPauseStore.read(c));
-        List<Long> ids = filter.claimsNothing() ? List.of() : d.lease().lease(c, owner, now, leaseEnds, limit, filter);
-        return new Claim(ids.isEmpty() ? List.of() : readClaimed(c, d, ids, now), takenBack);
+        List<Long> ids = filter.claimsNothing() ? List.of() : d.lease().lease(c, lease, claimNo, now, limit, filter);
+        return new Claim(ids.isEmpty() ? List.of() : readClaimed(c, d, ids, lease, now), takenBack, true);
     }
 
-    private int takeBack(Connection c, Dialect d, List<ExpiredLease> expired, InDoubtPolicy inDoubt, Instant now)
-            throws SQLException {
-        if (expired.isEmpty()) {
-            return 0;
+    /**
+     * Renews claimers' leases: each that still has its MAIL_CLAIMER row runs until {@code until}. A lease that ran
+     * out but was not yet taken back is renewed too, which is safe: its mails are still its own, and the row lock
+     * orders this against a server that takes it back ({@link #recover} deletes the row only while it has run
+     * out). One statement for all, and one that reads back which were renewed.
+     *
+     * @param claimers MAIL_CLAIMER ids
+     * @param until    the new expiry
+     * @return those renewed; a claimer missing from it has lost its lease and must send nothing more
+     * @throws StoreException when the database fails
+     */
+    public Set<Long> renew(Collection<Long> claimers, Instant until) {
+        try (Connection c = tables.connect()) {
+            return renew(c, claimers, until);
+        } catch (SQLException e) {
+            throw new StoreException("could not renew the leases of " + claimers.size() + " claimers", e);
         }
-        List<Transition> next = new ArrayList<>(expired.size());
-        int[] counts;
-        try (Batch updateBatch = new Batch(c, d.kind(), TAKE_BACK)) {
-            PreparedStatement update = updateBatch.statement();
-            for (ExpiredLease lease : expired) {
-                Transition t = Transition.afterLostLease(lease, inDoubt, now);
-                next.add(t);
-                update.setString(1, t.status().name());
-                update.setInt(2, t.attemptsRemaining());
-                update.setString(3, Texts.clip(t.error(), 2000));
-                SqlTime.set(update, 4, t.notBefore());
-                update.setLong(5, lease.mailId());
-                update.setString(6, lease.owner());
-                SqlTime.set(update, 7, now);
-                updateBatch.add();
+    }
+
+    private static Set<Long> renew(Connection c, Collection<Long> claimers, Instant until) throws SQLException {
+        if (claimers.isEmpty()) {
+            return Set.of();
+        }
+        List<Long> ids = List.copyOf(claimers);
+        try (PreparedStatement s = c.prepareStatement("UPDATE MAIL_CLAIMER SET EXPIRES_AT = ? WHERE ID IN ("
+                + Sql.marks(ids.size()) + ")")) {
+            SqlTime.set(s, 1, until);
+            for (int i = 0; i < ids.size(); i++) {
+                s.setLong(i + 2, ids.get(i));
             }
-            counts = updateBatch.execute();
+            if (s.executeUpdate() == ids.size()) {
+                return Set.copyOf(ids);
+            }
         }
-        List<AttemptLog.Row> doubts = new ArrayList<>();
-        List<EventLog.Row> events = new ArrayList<>();
+        Set<Long> renewed = new HashSet<>();
+        try (PreparedStatement s = c.prepareStatement("SELECT ID FROM MAIL_CLAIMER WHERE ID IN ("
+                + Sql.marks(ids.size()) + ")")) {
+            for (int i = 0; i < ids.size(); i++) {
+                s.setLong(i + 1, ids.get(i));
+            }
+            try (ResultSet r = s.executeQuery()) {
+                while (r.next()) {
+                    renewed.add(r.getLong(1));
+                }
+            }
+        }
+        return renewed;
+    }
+
+    /**
+     * Takes back the mail of every claimer whose lease ran out, in the caller's transaction: its first unrecorded
+     * mail in its send order as in doubt ({@link ExpiredLease}: QUEUED again or HELD, as {@link Transition}
+     * says, with an IN_DOUBT row in its log), the others back to the queue as they were; then its lease goes. A
+     * claimer found by two servers at once is taken back by one: the lease's delete decides.
+     *
+     * @param server  this server, for the log
+     * @param now     now
+     * @param inDoubt what becomes of a mail that may have been sent
+     * @return mails taken back
+     * @throws StoreException when the database fails
+     */
+    public int recover(String server, Instant now, InDoubtPolicy inDoubt) {
+        try (Connection c = tables.connect()) {
+            return recover(c, tables.dialect(c), server, now, inDoubt);
+        } catch (SQLException e) {
+            throw new StoreException("could not take back the mail of expired leases", e);
+        }
+    }
+
+    private int recover(Connection c, Dialect d, String server, Instant now, InDoubtPolicy inDoubt) throws SQLException {
+        List<Lease> expired = new ArrayList<>();
+        try (PreparedStatement s = c.prepareStatement("SELECT ID, OWNER FROM MAIL_CLAIMER WHERE EXPIRES_AT < ?"
+                + (d.kind().skipsLocked() ? " FOR UPDATE SKIP LOCKED" : ""))) {
+            SqlTime.set(s, 1, now);
+            try (ResultSet r = s.executeQuery()) {
+                while (r.next()) {
+                    expired.add(new Lease(r.getLong(1), r.getString(2)));
+                }
+            }
+        }
         int taken = 0;
-        for (int i = 0; i < expired.size(); i++) {
-            if (!applied(counts[i])) {
-                continue; // another claimer took it back first
+        List<AttemptLog.Row> log = new ArrayList<>();
+        for (Lease dead : expired) {
+            try (PreparedStatement s = c.prepareStatement("DELETE FROM MAIL_CLAIMER WHERE ID = ? AND EXPIRES_AT < ?")) {
+                s.setLong(1, dead.claimer());
+                SqlTime.set(s, 2, now);
+                if (s.executeUpdate() == 0) {
+                    continue; // renewed after all, or another server took it back first
+                }
             }
-            taken++;
-            ExpiredLease lease = expired.get(i);
-            if (lease.inDoubt()) {
-                String note = next.get(i).error();
-                LOG.warning(() -> "Mail " + lease.mailId() + ": " + note);
-                doubts.add(new AttemptLog.Row(lease.mailId(), lease.sendStartedAt(), now, serverOf(lease.owner()),
-                        lease.owner(), AttemptOutcome.IN_DOUBT, null, null, note, null, null));
-                Transition t = next.get(i);
-                EventType type = AttemptEvents.ofLostLease(lease, t.status());
-                events.add(new EventLog.Row(lease.mailId(), type, now, null, null, null, note,
-                        type == EventType.DEFERRED ? t.notBefore() : null));
+            List<long[]> held = new ArrayList<>(); // mail id, attempts left
+            try (PreparedStatement s = c.prepareStatement("SELECT MAIL_ID, ATTEMPTS_LEFT FROM MAIL_QUEUE WHERE CLAIMER = ?"
+                    + " ORDER BY CLAIM_NO, PRIORITY DESC, CREATED_AT, MAIL_ID")) {
+                s.setLong(1, dead.claimer());
+                try (ResultSet r = s.executeQuery()) {
+                    while (r.next()) {
+                        held.add(new long[]{r.getLong(1), r.getLong(2)});
+                    }
+                }
             }
+            if (held.isEmpty()) {
+                continue;
+            }
+            ExpiredLease first = new ExpiredLease(held.get(0)[0], dead.owner(), true, (int) held.get(0)[1]);
+            Transition t = Transition.afterLostLease(first, inDoubt, now);
+            try (PreparedStatement s = c.prepareStatement(t.status() == MailStatus.QUEUED
+                    ? "UPDATE MAIL_QUEUE SET CLAIMER = NULL, CLAIM_NO = NULL, ATTEMPTS_LEFT = ?, DUE_AT = ?, NOTE = NULL"
+                    + " WHERE MAIL_ID = ? AND CLAIMER = ?"
+                    : "DELETE FROM MAIL_QUEUE WHERE MAIL_ID = ? AND CLAIMER = ?")) {
+                int i = 1;
+                if (t.status() == MailStatus.QUEUED) {
+                    s.setInt(i++, t.attemptsRemaining());
+                    SqlTime.set(s, i++, t.notBefore());
+                }
+                s.setLong(i++, first.mailId());
+                s.setLong(i, dead.claimer());
+                s.executeUpdate();
+            }
+            String note = t.error();
+            LOG.warning(() -> "Mail " + first.mailId() + ": " + note);
+            EventType event = AttemptEvents.ofLostLease(first, t.status());
+            log.add(new AttemptLog.Row(first.mailId(), now, now, serverOf(dead.owner()), dead.owner(),
+                    AttemptOutcome.IN_DOUBT, null, null, note, null, null, t.status(), event, null,
+                    event == EventType.DEFERRED ? t.notBefore() : null, List.of()));
+            int rest;
+            try (PreparedStatement s = c.prepareStatement("UPDATE MAIL_QUEUE SET CLAIMER = NULL, CLAIM_NO = NULL"
+                    + " WHERE CLAIMER = ?")) {
+                s.setLong(1, dead.claimer());
+                rest = s.executeUpdate();
+            }
+            taken += 1 + rest;
+            int count = rest;
+            LOG.info(() -> "took back the mail of " + dead.owner() + ", whose lease ran out: mail " + first.mailId()
+                    + " in doubt, " + count + " more never begun");
         }
-        AttemptLog.insert(c, d, doubts);
-        EventLog.insert(c, d, events);
+        AttemptLog.insert(c, d, log);
         return taken;
     }
 
@@ -230,14 +331,18 @@ public class ClaimStore {
         return hash > 0 ? owner.substring(0, hash) : owner;
     }
 
-    private static final String CLAIMED_COLUMNS = "SELECT ID, MESSAGE_ID, CREATED_AT, ATTEMPTS_REMAINING, EXPIRES_AT,"
-            + " FROM_ADDRESS, FROM_NAME, REPLY_TO, TO_ADDRESSES, CC_ADDRESSES, BCC_ADDRESSES, SUBJECT, SMTP_ACCOUNT,"
-            + " LAST_ATTEMPT_AT, HEADER_COUNT, ATTACHMENT_COUNT, LENGTH(TEXT_BODY), LENGTH(HTML_BODY),"
-            + " CASE WHEN LENGTH(TEXT_BODY) <= " + CLAIM_BODY_CHARS + " THEN TEXT_BODY END,"
-            + " CASE WHEN LENGTH(HTML_BODY) <= " + CLAIM_BODY_CHARS + " THEN HTML_BODY END, COPY_OF, SUPPRESSED_COUNT,"
-            + " UNSUBSCRIBE_LIST, ADDRESS_NAMES FROM MAIL_MESSAGE WHERE ID IN (%s) ORDER BY PRIORITY DESC, CREATED_AT, ID";
+    private static final String CLAIMED_COLUMNS = "SELECT q.MAIL_ID, m.MESSAGE_ID, m.CREATED_AT, q.ATTEMPTS_LEFT,"
+            + " q.EXPIRES_AT, m.FROM_ADDRESS, m.FROM_NAME, m.REPLY_TO, m.TO_ADDRESSES, m.CC_ADDRESSES, m.BCC_ADDRESSES,"
+            + " m.SUBJECT, q.SMTP_ACCOUNT, q.SETTLED, m.HEADER_COUNT, m.ATTACHMENT_COUNT, LENGTH(m.TEXT_BODY),"
+            + " LENGTH(m.HTML_BODY),"
+            + " CASE WHEN LENGTH(m.TEXT_BODY) <= " + CLAIM_BODY_CHARS + " THEN m.TEXT_BODY END,"
+            + " CASE WHEN LENGTH(m.HTML_BODY) <= " + CLAIM_BODY_CHARS + " THEN m.HTML_BODY END, m.COPY_OF,"
+            + " m.UNSUBSCRIBE_LIST, m.ADDRESS_NAMES,"
+            + " CASE WHEN EXISTS (SELECT 1 FROM SUPPRESSION) THEN 1 ELSE 0 END"
+            + " FROM MAIL_QUEUE q JOIN MAIL_MESSAGE m ON m.ID = q.MAIL_ID WHERE q.MAIL_ID IN (%s)"
+            + " ORDER BY q.PRIORITY DESC, q.CREATED_AT, q.MAIL_ID";
 
-    /** One claimed row while it is read, before its parts are attached. */
+    /** One claimed mail while it is read, before its parts are attached. */
     private record Row(long id, String messageId, Instant createdAt, int attempts, Instant expiresAt, String from,
                        String fromName, String replyTo, String to, String cc, String bcc, String subject,
                        String account, boolean settledRows, boolean maybeHeaders, boolean maybeAttachments,
@@ -252,15 +357,13 @@ public class ClaimStore {
         }
     }
 
-    private List<ClaimedMail> readClaimed(Connection c, Dialect d, List<Long> ids, Instant now) throws SQLException {
+    private List<ClaimedMail> readClaimed(Connection c, Dialect d, List<Long> ids, Lease lease, Instant now)
+            throws SQLException {
         List<Row> rows = new ArrayList<>(ids.size());
-        // By id only: this transaction has just leased (and write-locked) these rows; a read that also named
-        // status and owner could take Derby down an index over other claimers' rows and wait for their writers.
+        boolean anySuppression = false;
+        // By id only: this transaction has just taken (and write-locked) these rows.
         try (PreparedStatement s = c.prepareStatement(CLAIMED_COLUMNS.formatted(marks(ids.size())))) {
-            int i = 1;
-            for (Long id : ids) {
-                s.setLong(i++, id);
-            }
+            bindIds(s, 1, ids);
             try (ResultSet r = s.executeQuery()) {
                 while (r.next()) {
                     long textLength = r.getLong(17);
@@ -275,19 +378,18 @@ public class ClaimStore {
                     boolean attachmentsUnknown = r.wasNull();
                     long copyOf = r.getLong(21);
                     long filesOf = r.wasNull() ? r.getLong(1) : copyOf; // copies share the first copy's files
-                    // Recipient rows exist for a mail tried before, or with recipients suppressed at enqueue.
-                    boolean settledRows = SqlTime.get(r, 14) != null || r.getInt(22) > 0;
+                    anySuppression = r.getInt(24) == 1;
                     rows.add(new Row(r.getLong(1), r.getString(2), SqlTime.get(r, 3), r.getInt(4), SqlTime.get(r, 5),
                             r.getString(6), r.getString(7), r.getString(8), r.getString(9), r.getString(10),
-                            r.getString(11), r.getString(12), r.getString(13), settledRows,
+                            r.getString(11), r.getString(12), r.getString(13), r.getInt(14) == 1,
                             headersUnknown || headers > 0, attachmentsUnknown || attachments > 0, body, filesOf,
-                            r.getString(23), r.getString(24)));
+                            r.getString(22), r.getString(23)));
                 }
             }
         }
         Map<Long, Map<String, RecipientStatus>> settled = settledRecipients(c,
                 rows.stream().filter(Row::settledRows).map(Row::id).toList());
-        Set<Long> nobodyLeft = settleSuppressed(c, d, rows, settled, now);
+        Set<Long> nobodyLeft = settleSuppressed(c, d, rows, settled, lease, now, anySuppression);
         if (!nobodyLeft.isEmpty()) {
             rows.removeIf(row -> nobodyLeft.contains(row.id()));
         }
@@ -300,109 +402,111 @@ public class ClaimStore {
                     row.from(), row.fromName(), row.replyTo(), AddressLists.split(row.to()), AddressLists.split(row.cc()),
                     AddressLists.split(row.bcc()), row.subject(), row.account(),
                     settled.getOrDefault(row.id(), Map.of()), headers.getOrDefault(row.id(), List.of()),
-                    attachments.getOrDefault(row.filesOf(), List.of()), row.body(), AddressNames.decode(row.names())));
+                    attachments.getOrDefault(row.filesOf(), List.of()), row.body(), AddressNames.decode(row.names()),
+                    row.list()));
         }
         return mails;
     }
 
     /**
-     * Settles the recipients that went on the suppression list (for all mail, or for the mail's list) while
-     * their mail waited in the queue: a SUPPRESSED recipient row each, in the claim's transaction, so that
-     * the claimer never sends to them. One query on the list's primary key per claim. A mail left with no
-     * one but suppressed recipients becomes SUPPRESSED and leaves the claim: its lease is cleared at once.
+     * Settles the recipients that went on the suppression list (for all mail, or for the mail's list) while their
+     * mail waited in the queue, in the claim's transaction, so that the claimer never sends to them: a row in the
+     * mail's log with a SUPPRESSED result for each. A mail left with no one but suppressed recipients leaves the
+     * queue as SUPPRESSED and the claim. Costs one query on the list's primary key per claim, none while the list is
+     * empty.
      *
-     * @param settled the recipients settled before, per mail; the newly suppressed are added
+     * @param settled        the recipients settled before, per mail; the newly suppressed are added
+     * @param anySuppression whether the suppression list holds anything at all
      * @return the mails that have no one left to send to
      */
-    private static Set<Long> settleSuppressed(Connection c, Dialect d, List<Row> rows, Map<Long, Map<String, RecipientStatus>> settled,
-                                              Instant now) throws SQLException {
+    private static Set<Long> settleSuppressed(Connection c, Dialect d, List<Row> rows,
+                                              Map<Long, Map<String, RecipientStatus>> settled, Lease lease, Instant now,
+                                              boolean anySuppression) throws SQLException {
         Set<String> addresses = new LinkedHashSet<>();
         rows.forEach(row -> row.recipients().forEach(a -> addresses.add(SuppressionStore.normalise(a))));
-        Map<String, Set<String>> suppressed = Suppressed.scopes(c, addresses);
+        Map<String, Set<String>> suppressed = Suppressed.scopes(c, addresses, anySuppression);
         if (suppressed.isEmpty()) {
             return Set.of();
         }
-        Set<Long> nobodyLeft = new HashSet<>();
+        Set<Long> nobodyLeft = new LinkedHashSet<>();
+        List<AttemptLog.Row> log = new ArrayList<>();
+        List<Long> nowSettled = new ArrayList<>();
         for (Row row : rows) {
             Map<String, RecipientStatus> done = settled.computeIfAbsent(row.id(), id -> new HashMap<>());
             Set<String> everyone = new LinkedHashSet<>();
-            List<String> newly = new ArrayList<>();
+            List<RecipientResult> newly = new ArrayList<>();
             for (String address : row.recipients()) {
                 String key = address.toLowerCase(Locale.ROOT);
                 everyone.add(key);
                 if (!done.containsKey(key) && Suppressed.covers(suppressed, address, row.list())) {
-                    newly.add(key);
+                    newly.add(new RecipientResult(key, RecipientStatus.SUPPRESSED, null,
+                            "on the suppression list when the mail was claimed", null));
+                    done.put(key, RecipientStatus.SUPPRESSED);
                 }
             }
             if (newly.isEmpty()) {
                 continue;
             }
-            List<EventLog.Row> events = new ArrayList<>();
-            for (String key : newly) {
-                settleSuppressed(c, row.id(), key, now);
-                done.put(key, RecipientStatus.SUPPRESSED);
-                events.add(EventLog.Row.of(row.id(), EventType.SUPPRESSED, now, key,
-                        "on the suppression list when the mail was claimed"));
-            }
-            EventLog.insert(c, d, events);
             boolean none = everyone.stream().allMatch(key -> done.get(key) == RecipientStatus.SUPPRESSED);
-            try (PreparedStatement s = c.prepareStatement(none
-                    ? "UPDATE MAIL_MESSAGE SET SUPPRESSED_COUNT = COALESCE(SUPPRESSED_COUNT, 0) + ?, STATUS = 'SUPPRESSED',"
-                    + " LEASE_OWNER = NULL, LEASE_EXPIRES_AT = NULL WHERE ID = ?"
-                    : "UPDATE MAIL_MESSAGE SET SUPPRESSED_COUNT = COALESCE(SUPPRESSED_COUNT, 0) + ? WHERE ID = ?")) {
-                s.setInt(1, newly.size());
-                s.setLong(2, row.id());
-                s.executeUpdate();
-            }
+            log.add(new AttemptLog.Row(row.id(), now, now, serverOf(lease.owner()), lease.owner(),
+                    AttemptOutcome.SUPPRESSED, null, null, none ? "every recipient on the suppression list" : null, null,
+                    null, none ? MailStatus.SUPPRESSED : null, null, null, null, newly));
             if (none) {
                 nobodyLeft.add(row.id());
                 LOG.info(() -> "mail " + row.id() + " SUPPRESSED when claimed: all its recipients went on the suppression list");
+            } else {
+                nowSettled.add(row.id());
             }
         }
+        if (!nobodyLeft.isEmpty()) {
+            try (PreparedStatement s = c.prepareStatement("DELETE FROM MAIL_QUEUE WHERE MAIL_ID IN ("
+                    + marks(nobodyLeft.size()) + ")")) {
+                bindIds(s, 1, List.copyOf(nobodyLeft));
+                s.executeUpdate();
+            }
+        }
+        if (!nowSettled.isEmpty()) {
+            try (PreparedStatement s = c.prepareStatement("UPDATE MAIL_QUEUE SET SETTLED = 1 WHERE MAIL_ID IN ("
+                    + marks(nowSettled.size()) + ")")) {
+                bindIds(s, 1, nowSettled);
+                s.executeUpdate();
+            }
+        }
+        AttemptLog.insert(c, d, log);
         return nobodyLeft;
     }
 
-    /** Marks one recipient SUPPRESSED: its row of an earlier attempt (DEFERRED) is updated, else one is added. */
-    private static void settleSuppressed(Connection c, long mailId, String address, Instant now) throws SQLException {
-        String why = "on the suppression list when the mail was claimed";
-        try (PreparedStatement s = c.prepareStatement("UPDATE MAIL_RECIPIENT SET STATUS = 'SUPPRESSED', REPLY_TEXT = ?,"
-                + " UPDATED_AT = ? WHERE MAIL_ID = ? AND ADDRESS = ?")) {
-            s.setString(1, why);
-            SqlTime.set(s, 2, now);
-            s.setLong(3, mailId);
-            s.setString(4, address);
-            if (s.executeUpdate() > 0) {
-                return;
-            }
-        }
-        try (PreparedStatement s = c.prepareStatement(EnqueueStore.INSERT_SUPPRESSED)) {
-            s.setLong(1, mailId);
-            s.setString(2, address);
-            s.setString(3, why);
-            SqlTime.set(s, 4, now);
-            s.executeUpdate();
-        }
-    }
-
     /**
-     * Recipients that earlier attempts settled (accepted, or refused for good), or that were suppressed at
-     * enqueue, by lower-case address.
+     * @return the recipients that earlier attempts settled (accepted, refused for good, suppressed), by lower-case
+     *         address: of each recipient's results (MAIL_RECIPIENT, insert only) the latest counts
      */
-    private static Map<Long, Map<String, RecipientStatus>> settledRecipients(Connection c, List<Long> ids) throws SQLException {
+    static Map<Long, Map<String, RecipientStatus>> settledRecipients(Connection c, List<Long> ids) throws SQLException {
         Map<Long, Map<String, RecipientStatus>> settled = new HashMap<>();
         if (ids.isEmpty()) {
             return settled;
         }
-        try (PreparedStatement s = c.prepareStatement("SELECT MAIL_ID, ADDRESS, STATUS FROM MAIL_RECIPIENT"
-                + " WHERE STATUS <> 'DEFERRED' AND MAIL_ID IN (" + marks(ids.size()) + ")")) {
+        Map<Long, Map<String, long[]>> latest = new HashMap<>(); // address -> attempt id, status ordinal
+        try (PreparedStatement s = c.prepareStatement("SELECT MAIL_ID, ADDRESS, STATUS, ATTEMPT_ID FROM MAIL_RECIPIENT"
+                + " WHERE MAIL_ID IN (" + marks(ids.size()) + ")")) {
             bindIds(s, 1, ids);
             try (ResultSet r = s.executeQuery()) {
                 while (r.next()) {
-                    settled.computeIfAbsent(r.getLong(1), id -> new HashMap<>())
-                            .put(r.getString(2).toLowerCase(Locale.ROOT), RecipientStatus.valueOf(r.getString(3)));
+                    Map<String, long[]> mail = latest.computeIfAbsent(r.getLong(1), id -> new HashMap<>());
+                    String key = r.getString(2).toLowerCase(Locale.ROOT);
+                    long attempt = r.getLong(4);
+                    long[] known = mail.get(key);
+                    if (known == null || known[0] < attempt) {
+                        mail.put(key, new long[]{attempt, RecipientStatus.valueOf(r.getString(3)).ordinal()});
+                    }
                 }
             }
         }
+        latest.forEach((mailId, byAddress) -> byAddress.forEach((address, known) -> {
+            RecipientStatus status = RecipientStatus.values()[(int) known[1]];
+            if (status != RecipientStatus.DEFERRED) {
+                settled.computeIfAbsent(mailId, id -> new HashMap<>()).put(address, status);
+            }
+        }));
         return settled;
     }
 

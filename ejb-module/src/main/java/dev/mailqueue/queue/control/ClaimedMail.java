@@ -1,6 +1,6 @@
 package dev.mailqueue.queue.control;
 
-import dev.mailqueue.mail.entity.RecipientStatus;
+import dev.mailqueue.queue.entity.RecipientStatus;
 
 import java.time.Instant;
 import java.util.List;
@@ -31,12 +31,28 @@ import java.util.Map;
  * @param attachments       attachments without their content, in order
  * @param body              the bodies, or null when they were too large to read with the claim
  * @param names             the display names of Reply-To and the recipients
+ * @param unsubscribeList   the list its one recipient may leave by one-click unsubscribe, or null; the
+ *                          {@code List-Unsubscribe} fields are written when it is sent, not stored
  */
 public record ClaimedMail(long id, String messageId, Instant createdAt, int attemptsRemaining, Instant expiresAt,
                           String from, String fromName, String replyTo, List<String> to, List<String> cc,
                           List<String> bcc, String subject, String account, Map<String, RecipientStatus> settled,
                           List<NewMail.Header> headers, List<AttachmentInfo> attachments, Body body,
-                          AddressNames names) {
+                          AddressNames names, String unsubscribeList) {
+
+    /** A mail of no list. */
+    public ClaimedMail(long id, String messageId, Instant createdAt, int attemptsRemaining, Instant expiresAt,
+                       String from, String fromName, String replyTo, List<String> to, List<String> cc,
+                       List<String> bcc, String subject, String account, Map<String, RecipientStatus> settled,
+                       List<NewMail.Header> headers, List<AttachmentInfo> attachments, Body body, AddressNames names) {
+        this(id, messageId, createdAt, attemptsRemaining, expiresAt, from, fromName, replyTo, to, cc, bcc, subject,
+                account, settled, headers, attachments, body, names, null);
+    }
+
+    /** @return its one recipient (To, else Cc, else Bcc), as a mail of a list has */
+    public String firstRecipient() {
+        return !to.isEmpty() ? to.get(0) : !cc.isEmpty() ? cc.get(0) : bcc.get(0);
+    }
 
     /** A mail without names on Reply-To or the recipients. */
     public ClaimedMail(long id, String messageId, Instant createdAt, int attemptsRemaining, Instant expiresAt,

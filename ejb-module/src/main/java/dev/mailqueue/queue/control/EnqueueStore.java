@@ -1,8 +1,7 @@
 package dev.mailqueue.queue.control;
 
-import dev.mailqueue.api.EventType;
 import dev.mailqueue.api.MailStatus;
-import dev.mailqueue.mail.entity.AddressLists;
+import dev.mailqueue.queue.entity.AddressLists;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -30,17 +29,19 @@ import static dev.mailqueue.queue.control.Sql.*;
 @ApplicationScoped
 public class EnqueueStore {
 
-    static final String INSERT_MAIL = "INSERT INTO MAIL_MESSAGE (ID, MESSAGE_ID, STATUS, PRIORITY, CREATED_AT,"
-            + " NOT_BEFORE, ATTEMPTS_REMAINING, FROM_ADDRESS, FROM_NAME, REPLY_TO, TO_ADDRESSES, CC_ADDRESSES,"
+    /** The mail's content, written once. */
+    static final String INSERT_MAIL = "INSERT INTO MAIL_MESSAGE (ID, MESSAGE_ID, PRIORITY, CREATED_AT,"
+            + " FROM_ADDRESS, FROM_NAME, REPLY_TO, TO_ADDRESSES, CC_ADDRESSES,"
             + " BCC_ADDRESSES, SUBJECT, TEXT_BODY, HTML_BODY, EXPIRES_AT, IDEMPOTENCY_KEY, IDEMPOTENCY_FINGERPRINT,"
-            + " COPY_OF, SMTP_ACCOUNT, ENQUEUED_BY, HEADER_COUNT, ATTACHMENT_COUNT, SUPPRESSED_COUNT, UNSUBSCRIBE_LIST,"
+            + " COPY_OF, SMTP_ACCOUNT, ENQUEUED_BY, HEADER_COUNT, ATTACHMENT_COUNT, UNSUBSCRIBE_LIST,"
             + " ADDRESS_NAMES, REFERENCE, CAMPAIGN, TAGS)"
-            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+
+    /** What changes while the mail waits: a row of the narrow queue, which leaves when the mail is finished. */
+    static final String INSERT_QUEUED = "INSERT INTO MAIL_QUEUE (MAIL_ID, PRIORITY, CREATED_AT, DUE_AT, ATTEMPTS_LEFT,"
+            + " EXPIRES_AT, SMTP_ACCOUNT, CAMPAIGN, SETTLED) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)";
 
     private static final String SUPPRESSED_AT_ENQUEUE = "on the suppression list when the mail was enqueued";
-
-    static final String INSERT_SUPPRESSED = "INSERT INTO MAIL_RECIPIENT (MAIL_ID, ADDRESS, STATUS, REPLY_TEXT,"
-            + " UPDATED_AT) VALUES (?, ?, 'SUPPRESSED', ?, ?)";
 
     static final String INSERT_ATTACHMENT = "INSERT INTO MAIL_ATTACHMENT (MAIL_ID, SEQ_NO, FILE_NAME, CONTENT_TYPE,"
             + " SIZE_BYTES, CONTENT) VALUES (?, ?, ?, ?, ?, ?)";
@@ -62,25 +63,30 @@ public class EnqueueStore {
     }
 
     /**
-     * Inserts the mails of several requests, with their attachments and header fields, in JDBC batches
-     * (one per table), in the caller's transaction.
+     * Inserts the mails of several requests, in the caller's transaction: each mail's content once (MAIL_MESSAGE,
+     * with its attachments and header fields), and for each mail to be sent its row in the queue (MAIL_QUEUE). A
+     * recipient on the suppression list is settled at once, by a row in the mail's log with a SUPPRESSED result; a
+     * mail with no one else left is SUPPRESSED and never queued. One statement per table on PostgreSQL and
+     * MariaDB (JDBC batches, sent as one); the ids and whether the suppression list holds anything come in one
+     * statement more ({@link EnqueueIds}), and the list is read only when it does.
      *
      * @param groups one per request, in order
+     * @param server this server's name, for the log of suppressed recipients
      * @return per group, its mails as queued, in order
      * @throws StoreException when the database refuses, e.g. a repeated idempotency key
      *                        ({@link #isUniqueViolation})
      */
-    public List<List<Enqueued>> enqueue(List<MailGroup> groups) {
+    public List<List<Enqueued>> enqueue(List<MailGroup> groups, String server) {
         int total = groups.stream().mapToInt(g -> g.mails().size()).sum();
         try (Connection c = tables.connect()) {
             Dialect d = tables.dialect(c);
-            Map<String, Set<String>> suppressed = Suppressed.among(c, groups);
-            long[] ids = d.mailIds().next(c, d.kind(), total);
+            EnqueueIds.Allocation allocation = EnqueueIds.next(c, d.kind(), total);
+            long[] ids = allocation.ids();
+            Map<String, Set<String>> suppressed = Suppressed.among(c, groups, allocation.anySuppression());
             List<List<Enqueued>> result = new ArrayList<>(groups.size());
             boolean anyParts = false;
-            boolean anySuppressed = false;
-            try (Batch insertBatch = new Batch(c, d.kind(), INSERT_MAIL)) {
-                PreparedStatement insert = insertBatch.statement();
+            List<AttemptLog.Row> log = new ArrayList<>();
+            try (Batch mails = new Batch(c, d.kind(), INSERT_MAIL); Batch queue = new Batch(c, d.kind(), INSERT_QUEUED)) {
                 int next = 0;
                 for (MailGroup group : groups) {
                     List<Enqueued> queued = new ArrayList<>(group.mails().size());
@@ -91,94 +97,89 @@ public class EnqueueStore {
                         List<String> blocked = Suppressed.recipients(mail, suppressed);
                         MailStatus status = !blocked.isEmpty() && blocked.size() == Suppressed.count(mail)
                                 ? MailStatus.SUPPRESSED : MailStatus.QUEUED;
-                        bindMail(insert, id, status, blocked.size(), mail, k == 0 ? group.idempotencyKey() : null,
+                        bindMail(mails.statement(), id, mail, k == 0 ? group.idempotencyKey() : null,
                                 k == 0 ? group.fingerprint() : null, group.copies() ? first : null);
-                        insertBatch.add();
+                        mails.add();
+                        if (status == MailStatus.QUEUED) {
+                            bindQueued(queue.statement(), id, mail, !blocked.isEmpty());
+                            queue.add();
+                        }
+                        if (!blocked.isEmpty()) {
+                            log.add(suppressedAtEnqueue(id, mail, blocked, status, server));
+                        }
                         queued.add(new Enqueued(id, mail.messageId(), status, blocked));
                         anyParts |= !mail.attachments().isEmpty() || !mail.headers().isEmpty();
-                        anySuppressed |= !blocked.isEmpty();
                     }
                     result.add(queued);
                 }
-                insertBatch.execute();
+                mails.execute();
+                queue.execute();
             }
             if (anyParts) {
                 insertParts(c, groups, ids);
             }
-            if (anySuppressed) {
-                insertSuppressed(c, d, result, groups);
-            }
+            AttemptLog.insert(c, d, log);
             return result;
         } catch (SQLException e) {
             throw new StoreException("could not queue " + total + " mails", e);
         }
     }
 
-    private static void bindMail(PreparedStatement s, long id, MailStatus status, int suppressed, NewMail mail,
-                                 String key, String fingerprint, Long copyOf) throws SQLException {
+    private static void bindMail(PreparedStatement s, long id, NewMail mail, String key, String fingerprint, Long copyOf)
+            throws SQLException {
         s.setLong(1, id);
         s.setString(2, mail.messageId());
-        s.setString(3, status.name());
-        s.setInt(4, mail.priority());
-        SqlTime.set(s, 5, mail.createdAt());
-        SqlTime.set(s, 6, mail.notBefore());
-        s.setInt(7, mail.attempts());
-        s.setString(8, mail.from());
-        setText(s, 9, mail.fromName());
-        setText(s, 10, mail.replyTo());
-        setText(s, 11, AddressLists.join(mail.to()));
-        setText(s, 12, AddressLists.join(mail.cc()));
-        setText(s, 13, AddressLists.join(mail.bcc()));
-        setText(s, 14, mail.subject());
-        setLongText(s, 15, mail.text());
-        setLongText(s, 16, mail.html());
-        SqlTime.set(s, 17, mail.expiresAt());
-        setText(s, 18, key);
-        setText(s, 19, fingerprint);
+        s.setInt(3, mail.priority());
+        SqlTime.set(s, 4, mail.createdAt());
+        s.setString(5, mail.from());
+        setText(s, 6, mail.fromName());
+        setText(s, 7, mail.replyTo());
+        setText(s, 8, AddressLists.join(mail.to()));
+        setText(s, 9, AddressLists.join(mail.cc()));
+        setText(s, 10, AddressLists.join(mail.bcc()));
+        setText(s, 11, mail.subject());
+        setLongText(s, 12, mail.text());
+        setLongText(s, 13, mail.html());
+        SqlTime.set(s, 14, mail.expiresAt());
+        setText(s, 15, key);
+        setText(s, 16, fingerprint);
         if (copyOf == null) {
-            s.setNull(20, Types.BIGINT);
+            s.setNull(17, Types.BIGINT);
         } else {
-            s.setLong(20, copyOf);
+            s.setLong(17, copyOf);
         }
-        setText(s, 21, mail.account());
-        setText(s, 22, mail.enqueuedBy());
-        s.setInt(23, mail.headers().size());
-        s.setInt(24, mail.attachments().size());
-        s.setInt(25, suppressed);
-        setText(s, 26, mail.unsubscribeList());
-        setText(s, 27, mail.names().encode());
-        setText(s, 28, mail.reference());
-        setText(s, 29, mail.campaign());
-        setText(s, 30, mail.tags().isEmpty() ? null : String.join(",", mail.tags()));
+        setText(s, 18, mail.account());
+        setText(s, 19, mail.enqueuedBy());
+        s.setInt(20, mail.headers().size());
+        s.setInt(21, mail.attachments().size());
+        setText(s, 22, mail.unsubscribeList());
+        setText(s, 23, mail.names().encode());
+        setText(s, 24, mail.reference());
+        setText(s, 25, mail.campaign());
+        setText(s, 26, mail.tags().isEmpty() ? null : String.join(",", mail.tags()));
     }
 
-    /**
-     * Settles the suppressed recipients of the mails: a SUPPRESSED row each, which the claim reads as
-     * settled, so the dispatcher never sends to them.
-     */
-    private static void insertSuppressed(Connection c, Dialect d, List<List<Enqueued>> result, List<MailGroup> groups)
-            throws SQLException {
-        List<EventLog.Row> events = new ArrayList<>();
-        try (Batch batch = new Batch(c, d.kind(), INSERT_SUPPRESSED)) {
-            PreparedStatement s = batch.statement();
-            for (int g = 0; g < groups.size(); g++) {
-                for (int k = 0; k < groups.get(g).mails().size(); k++) {
-                    Enqueued mail = result.get(g).get(k);
-                    for (String address : mail.suppressed()) {
-                        s.setLong(1, mail.id());
-                        s.setString(2, address.toLowerCase(Locale.ROOT));
-                        s.setString(3, SUPPRESSED_AT_ENQUEUE);
-                        Instant at = groups.get(g).mails().get(k).createdAt();
-                        SqlTime.set(s, 4, at);
-                        batch.add();
-                        events.add(EventLog.Row.of(mail.id(), EventType.SUPPRESSED, at, address.toLowerCase(Locale.ROOT),
-                                SUPPRESSED_AT_ENQUEUE));
-                    }
-                }
-            }
-            batch.execute();
-        }
-        EventLog.insert(c, d, events);
+    private static void bindQueued(PreparedStatement s, long id, NewMail mail, boolean settled) throws SQLException {
+        s.setLong(1, id);
+        s.setInt(2, mail.priority());
+        SqlTime.set(s, 3, mail.createdAt());
+        SqlTime.set(s, 4, mail.notBefore());
+        s.setInt(5, mail.attempts());
+        SqlTime.set(s, 6, mail.expiresAt());
+        setText(s, 7, mail.account());
+        setText(s, 8, mail.campaign());
+        s.setInt(9, settled ? 1 : 0);
+    }
+
+    /** The log row that settles a mail's suppressed recipients: a SUPPRESSED result (and event) each. */
+    private static AttemptLog.Row suppressedAtEnqueue(long id, NewMail mail, List<String> blocked, MailStatus status,
+                                                      String server) {
+        List<RecipientResult> results = blocked.stream().map(a -> new RecipientResult(a.toLowerCase(Locale.ROOT),
+                dev.mailqueue.queue.entity.RecipientStatus.SUPPRESSED, null, SUPPRESSED_AT_ENQUEUE, null)).toList();
+        return new AttemptLog.Row(id, mail.createdAt(), mail.createdAt(), server, "enqueue:" + mail.enqueuedBy(),
+                dev.mailqueue.queue.entity.AttemptOutcome.SUPPRESSED, null, null,
+                status == MailStatus.SUPPRESSED ? "every recipient on the suppression list" : null, null, null,
+                status == MailStatus.SUPPRESSED ? MailStatus.SUPPRESSED : null, null, null, null, results);
     }
 
     /**
@@ -273,8 +274,8 @@ public class EnqueueStore {
      */
     public Optional<EarlierEnqueue> findByIdempotencyKey(String scopedKey) {
         try (Connection c = tables.connect();
-             PreparedStatement s = c.prepareStatement("SELECT ID, MESSAGE_ID, STATUS, IDEMPOTENCY_FINGERPRINT, COPY_OF"
-                     + " FROM MAIL_MESSAGE WHERE IDEMPOTENCY_KEY = ?")) {
+             PreparedStatement s = c.prepareStatement("SELECT m.ID, m.MESSAGE_ID, s.STATUS, m.IDEMPOTENCY_FINGERPRINT,"
+                     + " m.COPY_OF FROM MAIL_MESSAGE m JOIN MAIL_STATE s ON s.MAIL_ID = m.ID WHERE m.IDEMPOTENCY_KEY = ?")) {
             s.setString(1, scopedKey);
             Enqueued first;
             MailStatus status;
@@ -293,7 +294,8 @@ public class EnqueueStore {
             List<Copy> copies = new ArrayList<>();
             if (copyOf != null) {
                 try (PreparedStatement q = c.prepareStatement(
-                        "SELECT ID, MESSAGE_ID, STATUS FROM MAIL_MESSAGE WHERE COPY_OF = ? ORDER BY ID")) {
+                        "SELECT m.ID, m.MESSAGE_ID, s.STATUS FROM MAIL_MESSAGE m JOIN MAIL_STATE s ON s.MAIL_ID = m.ID"
+                                + " WHERE m.COPY_OF = ? ORDER BY m.ID")) {
                     q.setLong(1, copyOf);
                     try (ResultSet r = q.executeQuery()) {
                         while (r.next()) {

@@ -6,10 +6,13 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * One delivery event as a receiver sees it: the MAIL_EVENT row with what its mail says of itself (empty
- * when the mail was deleted since, and for an unsubscribe, which concerns no mail).
+ * One delivery event as a receiver sees it: what a row of the mails' log publishes ({@link LogEvents}), with
+ * what its mail says of itself (empty when the mail was deleted since, and for an unsubscribe, which concerns
+ * no mail).
  *
- * @param id             the event's id, numbered by the database; unique within the installation
+ * @param id             the event's id: its log row's id times 128 plus its part (0 to 126 the row's
+ *                       per-recipient results in lower-case address order, 127 the row's own event); unique
+ *                       within the installation, and a mail's events are numbered in the order they happened
  * @param mailId         the mail, or null for {@link EventType#UNSUBSCRIBED}
  * @param type           what happened
  * @param occurredAt     when

@@ -1,8 +1,8 @@
 package dev.mailqueue.queue.control;
 
 import dev.mailqueue.api.EventType;
-import dev.mailqueue.mail.entity.AddressLists;
-import dev.mailqueue.mail.entity.Texts;
+import dev.mailqueue.queue.entity.Texts;
+import dev.mailqueue.schema.control.DatabaseKind;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -13,42 +13,59 @@ import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.function.BiFunction;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.BiPredicate;
 
 import static dev.mailqueue.queue.control.Sql.*;
 
 /**
- * The outbox's reading side: hands new delivery events to the webhook endpoints that want them (one
- * WEBHOOK_DELIVERY row per event and endpoint), finds each endpoint's due deliveries in order, records how
- * each went, and keeps each endpoint's health. Every method runs in the caller's transaction.
+ * The publishers' side of the delivery events, which are the mails' log (MAIL_ATTEMPT, read by {@link LogEvents}):
+ * where each publisher stands in it (EVENT_CURSOR), the webhook deliveries that could not go with the cursor
+ * (WEBHOOK_DELIVERY), each endpoint's health (WEBHOOK_ENDPOINT) and the lease of the webhook work (WORK_LEASE).
+ * Every method runs in the caller's transaction.
+ *
+ * <p>A publisher reads the log by a cursor that no late commit can pass, with one write per publisher and step,
+ * none per event:
+ * <ul>
+ *   <li>PostgreSQL: a log row carries its transaction's id (TX). A read takes the horizon, the oldest transaction
+ *       still running ({@code pg_snapshot_xmin}); every transaction below it has ended, so no row can still
+ *       appear there. It takes the rows with {@code POSITION <= TX < horizon} and moves the cursor to the horizon
+ *       (a read stopped by its limit moves it to the first transaction it left, and takes a transaction whole);</li>
+ *   <li>Derby and MariaDB: log ids are handed out while the writing transaction holds the event clock to its
+ *       commit ({@link AttemptLog}), so they are in commit order: a read takes the rows above the cursor, and
+ *       the cursor becomes the last id read.</li>
+ * </ul>
+ * A publisher seen for the first time starts at the current horizon (the newest id): it gets no history.
+ *
+ * <p>Webhook deliveries: an endpoint's events go straight from its cursor to the receiver; a row in
+ * WEBHOOK_DELIVERY is kept only for an event that failed (backing off, or given up: FAILED), or that waits behind
+ * one (parked: no attempt yet), so that a mail's events still arrive in order and none is lost. A delivered
+ * parked event's row is deleted.
  */
 @ApplicationScoped
 public class EventStore {
 
-    /** Columns of an event with its mail, for {@link #event}. */
-    /**
-     * An event's own columns. Its mail's columns ({@link #MAIL_COLUMNS}) are read by a second query, by
-     * primary key, not joined: with the statistics of freshly filled tables (a new schema, or one emptied)
-     * PostgreSQL planned that outer join as a nested loop over a materialized scan of every mail, 62 s for
-     * 500 events of 40,000 (benchmark, session 10).
-     */
-    private static final String EVENT_COLUMNS = "e.ID, e.MAIL_ID, e.EVENT_TYPE, e.OCCURRED_AT, e.RECIPIENT,"
-            + " e.REPLY_CODE, e.ENHANCED_STATUS, e.DETAIL, e.NEXT_ATTEMPT_AT";
+    /** The cursor of the Jakarta Messaging topic. */
+    public static final String TOPIC = "topic";
 
-    private static final String MAIL_COLUMNS = "ID, MESSAGE_ID, REFERENCE, CAMPAIGN, TAGS, TO_ADDRESSES, CC_ADDRESSES,"
-            + " BCC_ADDRESSES";
+    /** PostgreSQL: transaction ids a read looks at in its first window; doubled for each window that has room. */
+    static final long WINDOW = 1L << 14;
+
+    /** PostgreSQL: most windows of one read; the last one reaches the horizon. */
+    static final int WINDOWS = 24;
 
     /**
-     * An endpoint's due deliveries in event order, less those whose mail has an earlier event still
-     * pending for the endpoint (events of one mail arrive in order). {@code ?}s: endpoint, now.
+     * An endpoint's parked deliveries that are due, in event order, less those whose mail has an earlier one that
+     * is still backing off. {@code ?}s: endpoint, now, now.
      */
-    static final String DUE = "SELECT d.ATTEMPTS, d.CREATED_AT, " + EVENT_COLUMNS + " FROM WEBHOOK_DELIVERY d"
-            + " JOIN MAIL_EVENT e ON e.ID = d.EVENT_ID"
+    static final String DUE = "SELECT d.EVENT_ID, d.ATTEMPTS, d.CREATED_AT FROM WEBHOOK_DELIVERY d"
             + " WHERE d.ENDPOINT = ? AND d.STATUS = 'PENDING' AND d.NEXT_ATTEMPT_AT <= ? AND NOT EXISTS"
             + " (SELECT 1 FROM WEBHOOK_DELIVERY p WHERE p.ENDPOINT = d.ENDPOINT AND p.MAIL_ID = d.MAIL_ID"
-            + " AND p.EVENT_ID < d.EVENT_ID AND p.STATUS = 'PENDING') ORDER BY d.EVENT_ID";
+            + " AND p.EVENT_ID < d.EVENT_ID AND p.STATUS = 'PENDING' AND p.NEXT_ATTEMPT_AT > ?) ORDER BY d.EVENT_ID";
 
     @Inject
     QueueTables tables;
@@ -64,134 +81,348 @@ public class EventStore {
     }
 
     /**
-     * Hands up to {@code limit} unpublished events, oldest first, to the endpoints that want them and marks
-     * them published.
+     * @param endpoint a webhook endpoint's name
+     * @return the name of its cursor
+     */
+    public static String webhook(String endpoint) {
+        return "webhook:" + endpoint;
+    }
+
+    /**
+     * The events a publisher takes in one step.
      *
-     * @param limit     most events, 1 or more
-     * @param endpoints the names of the endpoints that want an event of a type and campaign (null: none)
-     * @param now       now, the deliveries' creation and first due time
-     * @return events published, 0 when there were none
-     * @throws StoreException when the database fails
+     * @param publisher the cursor's name
+     * @param from      where the cursor stood
+     * @param to        where it goes once the events are out ({@link #advance}); {@code from} when nothing was read
+     * @param more      true when the read stopped at its limit: more events may be waiting
+     * @param events    the events, in id order
      */
-    public int publish(int limit, BiFunction<EventType, String, List<String>> endpoints, Instant now) {
-        return publish(limit, List.of(), endpoints, now);
-    }
+    public record Step(String publisher, long from, long to, boolean more, List<EventRecord> events) {
 
-    /**
-     * As {@link #publish(int, BiFunction, Instant)}, for the given events only (those of them not yet
-     * published): for a caller that has handed exactly these to a Jakarta Messaging topic first.
-     *
-     * @param ids events read by {@link #unpublished}, at most 500
-     * @return events published
-     * @throws StoreException when the database fails
-     */
-    public int publish(List<Long> ids, BiFunction<EventType, String, List<String>> endpoints, Instant now) {
-        return ids.isEmpty() ? 0 : publish(ids.size(), ids, endpoints, now);
-    }
+        /** Copies the events. */
+        public Step {
+            events = List.copyOf(events);
+        }
 
-    /**
-     * @param limit most events, 1 or more
-     * @return unpublished events, oldest first (per mail in the order they were written)
-     * @throws StoreException when the database fails
-     */
-    public List<EventRecord> unpublished(int limit) {
-        return events("e.PUBLISHED = 0", limit, s -> { }, "the unpublished delivery events");
-    }
-
-    /** Binds a query's parameters. */
-    @FunctionalInterface
-    private interface Binding {
-        void bind(PreparedStatement s) throws SQLException;
-    }
-
-    /**
-     * @param limit most events, or 0 for all; a LIMIT in the SQL, so that the database stops there (a JDBC
-     *              max-rows would let PostgreSQL join and sort every match first)
-     * @return the events that match {@code where}, oldest first
-     */
-    private List<EventRecord> events(String where, int limit, Binding binding, String what) {
-        String select = "SELECT " + EVENT_COLUMNS + " FROM MAIL_EVENT e WHERE " + where + " ORDER BY e.ID";
-        try (Connection c = tables.connect()) {
-            List<Row> rows = new ArrayList<>();
-            try (PreparedStatement s = c.prepareStatement(limit > 0 ? tables.dialect(c).kind().firstRows(select, limit) : select)) {
-                binding.bind(s);
-                try (ResultSet r = s.executeQuery()) {
-                    while (r.next()) {
-                        rows.add(row(r, 1));
-                    }
-                }
-            }
-            Map<Long, MailPart> mails = mails(c, rows);
-            return rows.stream().map(row -> row.with(mails.get(row.mailId()))).toList();
-        } catch (SQLException e) {
-            throw new StoreException("could not read " + what, e);
+        /** @return true when the cursor moves */
+        public boolean moves() {
+            return to != from;
         }
     }
 
-    private int publish(int limit, List<Long> only, BiFunction<EventType, String, List<String>> endpoints, Instant now) {
+    /**
+     * Reads the events after a publisher's cursor; creates the cursor at the horizon for a publisher seen for the
+     * first time (an empty batch). Nothing is written for the events: the caller hands them on, then moves the
+     * cursor ({@link #advance}), in a transaction of its own; a crash in between hands them on again.
+     *
+     * @param publisher its cursor, {@value #TOPIC} or {@link #webhook}, at most 80 characters
+     * @param limit     most log rows, 1 or more (on PostgreSQL a transaction that wrote more is taken whole)
+     * @param now       now, for a new cursor
+     * @return the batch
+     * @throws StoreException when the database fails
+     */
+    public Step read(String publisher, int limit, Instant now) {
         try (Connection c = tables.connect()) {
-            Dialect d = tables.dialect(c);
-            List<long[]> events = new ArrayList<>(); // id, mail id (or -1)
-            List<EventType> types = new ArrayList<>();
-            try (PreparedStatement s = c.prepareStatement(d.kind().firstRows("SELECT e.ID, e.MAIL_ID, e.EVENT_TYPE"
-                    + " FROM MAIL_EVENT e WHERE e.PUBLISHED = 0"
-                    + (only.isEmpty() ? "" : " AND e.ID IN (" + marks(only.size()) + ")") + " ORDER BY e.ID", limit))) {
-                if (!only.isEmpty()) {
-                    bindIds(s, 1, only);
+            return read(c, tables.dialect(c).kind(), publisher, limit, now);
+        } catch (SQLException e) {
+            throw new StoreException("could not read the delivery events after cursor " + publisher, e);
+        }
+    }
+
+    /**
+     * Moves a publisher's cursor, unless another server moved it meanwhile.
+     *
+     * @param batch what the publisher handed on
+     * @param now   now
+     * @return true when the cursor moved
+     * @throws StoreException when the database fails
+     */
+    public boolean advance(Step batch, Instant now) {
+        if (!batch.moves()) {
+            return false;
+        }
+        try (Connection c = tables.connect()) {
+            return advance(c, batch, now);
+        } catch (SQLException e) {
+            throw new StoreException("could not move cursor " + batch.publisher(), e);
+        }
+    }
+
+    private static boolean advance(Connection c, Step batch, Instant now) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("UPDATE EVENT_CURSOR SET POSITION = ?, UPDATED_AT = ?"
+                + " WHERE NAME = ? AND POSITION = ?")) {
+            s.setLong(1, batch.to());
+            SqlTime.set(s, 2, now);
+            s.setString(3, batch.publisher());
+            s.setLong(4, batch.from());
+            return s.executeUpdate() == 1;
+        }
+    }
+
+    private Step read(Connection c, DatabaseKind kind, String publisher, int limit, Instant now) throws SQLException {
+        if (limit < 1) {
+            throw new IllegalArgumentException("limit must be 1 or more, was " + limit);
+        }
+        Long position = null;
+        try (PreparedStatement s = c.prepareStatement("SELECT POSITION FROM EVENT_CURSOR WHERE NAME = ?")) {
+            s.setString(1, publisher);
+            try (ResultSet r = s.executeQuery()) {
+                if (r.next()) {
+                    position = r.getLong(1);
                 }
+            }
+        }
+        boolean byTransaction = kind == DatabaseKind.POSTGRESQL;
+        if (position == null) {
+            long start = byTransaction ? horizon(c) : single(c, "SELECT COALESCE(MAX(ID), 0) FROM MAIL_ATTEMPT");
+            try (PreparedStatement s = c.prepareStatement("INSERT INTO EVENT_CURSOR (NAME, POSITION, UPDATED_AT)"
+                    + " VALUES (?, ?, ?)")) {
+                s.setString(1, publisher);
+                s.setLong(2, start);
+                SqlTime.set(s, 3, now);
+                s.executeUpdate();
+            }
+            return new Step(publisher, start, start, false, List.of());
+        }
+        Taken taken = byTransaction ? byTransaction(c, position, limit) : byId(c, kind, position, limit);
+        return new Step(publisher, position, taken.to(), taken.more(), LogEvents.of(c, taken.rows()));
+    }
+
+    /** Log rows a read takes, where the cursor goes after them, and whether the limit stopped it. */
+    private record Taken(List<LogEvents.Row> rows, long to, boolean more) {
+    }
+
+    /** Derby, MariaDB: the rows above the last id taken, in id order. */
+    private static Taken byId(Connection c, DatabaseKind kind, long position, int limit) throws SQLException {
+        List<LogEvents.Row> rows = new ArrayList<>();
+        try (PreparedStatement s = c.prepareStatement(kind.firstRows("SELECT " + LogEvents.COLUMNS
+                + " FROM MAIL_ATTEMPT a WHERE a.ID > ? ORDER BY a.ID", limit))) {
+            s.setLong(1, position);
+            try (ResultSet r = s.executeQuery()) {
+                while (r.next()) {
+                    rows.add(LogEvents.row(r, 1));
+                }
+            }
+        }
+        return new Taken(rows, rows.isEmpty() ? position : rows.get(rows.size() - 1).id(), rows.size() == limit);
+    }
+
+    /**
+     * PostgreSQL: the rows with an event of the transactions from the cursor to the horizon, looked for in windows
+     * of transaction ids that double while they find room (the BRIN index on TX keeps each to its part of the
+     * table), so that a cursor far behind costs a read of about its limit, not of everything it is behind.
+     */
+    private static Taken byTransaction(Connection c, long position, int limit) throws SQLException {
+        long horizon = horizon(c);
+        List<LogEvents.Row> taken = new ArrayList<>();
+        long low = position;
+        long window = WINDOW;
+        for (int i = 0; low < horizon; i++) {
+            long high = i + 1 == WINDOWS || horizon - low <= window ? horizon : low + window;
+            int room = limit - taken.size();
+            List<long[]> tx = new ArrayList<>();
+            List<LogEvents.Row> rows = new ArrayList<>();
+            try (PreparedStatement s = c.prepareStatement("SELECT " + LogEvents.COLUMNS + ", a.TX FROM MAIL_ATTEMPT a"
+                    + " WHERE a.TX >= ? AND a.TX < ? AND " + LogEvents.HAS_EVENT + " ORDER BY a.TX, a.ID LIMIT " + (room + 1))) {
+                s.setLong(1, low);
+                s.setLong(2, high);
                 try (ResultSet r = s.executeQuery()) {
                     while (r.next()) {
-                        long mail = r.getLong(2);
-                        events.add(new long[]{r.getLong(1), r.wasNull() ? -1 : mail});
-                        types.add(EventType.valueOf(r.getString(3)));
+                        rows.add(LogEvents.row(r, 1));
+                        tx.add(new long[]{r.getLong(LogEvents.COLUMN_COUNT + 1)});
                     }
                 }
             }
-            Map<Long, String> campaigns = campaigns(c, events.stream().filter(e -> e[1] >= 0).map(e -> e[1]).distinct().toList());
-            List<List<String>> wanted = new ArrayList<>(events.size());
-            for (int i = 0; i < events.size(); i++) {
-                wanted.add(endpoints.apply(types.get(i), campaigns.get(events.get(i)[1])));
-            }
-            if (events.isEmpty()) {
-                return 0;
-            }
-            boolean any = wanted.stream().anyMatch(w -> !w.isEmpty());
-            if (any) {
-                try (Batch batch = new Batch(c, d.kind(), "INSERT INTO WEBHOOK_DELIVERY (ENDPOINT, EVENT_ID, MAIL_ID,"
-                        + " STATUS, ATTEMPTS, CREATED_AT, NEXT_ATTEMPT_AT) VALUES (?, ?, ?, 'PENDING', 0, ?, ?)")) {
-                    PreparedStatement s = batch.statement();
-                    for (int i = 0; i < events.size(); i++) {
-                        for (String endpoint : wanted.get(i)) {
-                            s.setString(1, endpoint);
-                            s.setLong(2, events.get(i)[0]);
-                            if (events.get(i)[1] < 0) {
-                                s.setNull(3, Types.BIGINT);
-                            } else {
-                                s.setLong(3, events.get(i)[1]);
-                            }
-                            SqlTime.set(s, 4, now);
-                            SqlTime.set(s, 5, now);
-                            batch.add();
+            if (rows.size() > room) {
+                long stop = tx.get(room)[0];
+                for (int k = 0; k < room && tx.get(k)[0] < stop; k++) {
+                    taken.add(rows.get(k));
+                }
+                if (!taken.isEmpty()) {
+                    return new Taken(taken, stop, true);
+                }
+                try (PreparedStatement s = c.prepareStatement("SELECT " + LogEvents.COLUMNS + " FROM MAIL_ATTEMPT a"
+                        + " WHERE a.TX = ? AND " + LogEvents.HAS_EVENT + " ORDER BY a.ID")) {
+                    s.setLong(1, stop);
+                    try (ResultSet r = s.executeQuery()) {
+                        while (r.next()) {
+                            taken.add(LogEvents.row(r, 1));
                         }
                     }
-                    batch.execute();
                 }
+                return new Taken(taken, stop + 1, true);
             }
-            List<Long> ids = events.stream().map(e -> e[0]).toList();
-            for (List<Long> chunk : chunks(ids)) {
-                try (PreparedStatement s = c.prepareStatement("UPDATE MAIL_EVENT SET PUBLISHED = 1 WHERE ID IN ("
-                        + marks(chunk.size()) + ")")) {
-                    bindIds(s, 1, chunk);
-                    s.executeUpdate();
-                }
-            }
-            return events.size();
-        } catch (SQLException e) {
-            throw new StoreException("could not publish delivery events", e);
+            taken.addAll(rows);
+            low = high;
+            window = Math.min(window * 2, Long.MAX_VALUE / 4);
+        }
+        return new Taken(taken, Math.max(position, horizon), false);
+    }
+
+    /** PostgreSQL: the oldest transaction still running (or the next one): every one below it has ended. */
+    private static long horizon(Connection c) throws SQLException {
+        return single(c, "SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint");
+    }
+
+    private static long single(Connection c, String sql) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement(sql); ResultSet r = s.executeQuery()) {
+            r.next();
+            return r.getLong(1);
         }
     }
 
-    /** A delivery that is due: its event, and how often it was tried. */
+    /**
+     * @param mailId a mail
+     * @return its events, in id order (those of its log rows before V13 included, as NOTED rows)
+     * @throws StoreException when the database fails
+     */
+    public List<EventRecord> eventsOf(long mailId) {
+        try (Connection c = tables.connect()) {
+            return LogEvents.ofMail(c, mailId);
+        } catch (SQLException e) {
+            throw new StoreException("could not read the events of mail " + mailId, e);
+        }
+    }
+
+    /**
+     * A webhook endpoint's step from its cursor.
+     *
+     * @param batch   the events after its cursor that it wants, in id order
+     * @param waiting the mails among them that have a parked delivery pending for it: their events must wait
+     *                behind it ({@link Parked#behind})
+     */
+    public record EndpointStep(Step batch, Set<Long> waiting) {
+
+        /** Copies the set. */
+        public EndpointStep {
+            waiting = Set.copyOf(waiting);
+        }
+    }
+
+    /**
+     * Reads the events after an endpoint's cursor, as {@link #read}, and keeps those it wants.
+     *
+     * @param endpoint the endpoint
+     * @param wants    whether it wants an event of a type and campaign (null: the mail has none)
+     * @param limit    most log rows, 1 or more
+     * @param now      now
+     * @return the batch; hand it back with what became of its events to {@link #pass}
+     * @throws StoreException when the database fails
+     */
+    public EndpointStep next(String endpoint, BiPredicate<EventType, String> wants, int limit, Instant now) {
+        try (Connection c = tables.connect()) {
+            Step all = read(c, tables.dialect(c).kind(), webhook(endpoint), limit, now);
+            List<EventRecord> wanted = all.events().stream().filter(e -> wants.test(e.type(), e.campaign())).toList();
+            List<Long> mails = wanted.stream().map(EventRecord::mailId).filter(Objects::nonNull).distinct().toList();
+            Set<Long> waiting = new HashSet<>();
+            for (List<Long> chunk : chunks(mails)) {
+                try (PreparedStatement s = c.prepareStatement("SELECT DISTINCT MAIL_ID FROM WEBHOOK_DELIVERY WHERE"
+                        + " ENDPOINT = ? AND STATUS = 'PENDING' AND MAIL_ID IN (" + marks(chunk.size()) + ")")) {
+                    s.setString(1, endpoint);
+                    bindIds(s, 2, chunk);
+                    waiting.addAll(readIds(s));
+                }
+            }
+            return new EndpointStep(new Step(all.publisher(), all.from(), all.to(), all.more(), wanted), waiting);
+        } catch (SQLException e) {
+            throw new StoreException("could not read the delivery events of webhook endpoint " + endpoint, e);
+        }
+    }
+
+    /**
+     * A delivery kept in WEBHOOK_DELIVERY because it did not go with the cursor.
+     *
+     * @param event       the event
+     * @param attempts    tries so far: 0 for one parked behind another
+     * @param next        when to try it again; null: at once when parked untried, else given up (FAILED)
+     * @param httpStatus  the receiver's last answer, or null
+     * @param lastError   why the last try failed, or null
+     */
+    public record Parked(EventRecord event, int attempts, Instant next, Integer httpStatus, String lastError) {
+
+        /** @return the event, parked untried behind a failed one, to be tried as soon as its turn comes */
+        public static Parked behind(EventRecord event) {
+            return new Parked(event, 0, null, null, null);
+        }
+
+        /** @return the event after its first try failed; {@code next} null: given up */
+        public static Parked failed(EventRecord event, Integer httpStatus, String error, Instant next) {
+            return new Parked(event, 1, next, httpStatus, error);
+        }
+    }
+
+    /**
+     * Records an endpoint's step from its cursor, in one transaction: parks what did not go (an event parked
+     * already keeps its row), and moves the cursor past the batch, unless another server moved it meanwhile.
+     *
+     * @param endpoint the endpoint
+     * @param batch    the step's batch ({@link #next})
+     * @param parked   its events that failed or wait behind one, in event order
+     * @param now      now
+     * @return true when the cursor moved
+     * @throws StoreException when the database fails
+     */
+    public boolean pass(String endpoint, Step batch, List<Parked> parked, Instant now) {
+        try (Connection c = tables.connect()) {
+            if (!parked.isEmpty()) {
+                park(c, tables.dialect(c), endpoint, parked, now);
+            }
+            return batch.moves() && advance(c, batch, now);
+        } catch (SQLException e) {
+            throw new StoreException("could not record the deliveries of webhook endpoint " + endpoint, e);
+        }
+    }
+
+    private static void park(Connection c, Dialect d, String endpoint, List<Parked> parked, Instant now)
+            throws SQLException {
+        Set<Long> there = new HashSet<>();
+        List<Long> ids = parked.stream().map(p -> p.event().id()).toList();
+        for (List<Long> chunk : chunks(ids)) {
+            try (PreparedStatement s = c.prepareStatement("SELECT EVENT_ID FROM WEBHOOK_DELIVERY WHERE ENDPOINT = ?"
+                    + " AND EVENT_ID IN (" + marks(chunk.size()) + ")")) {
+                s.setString(1, endpoint);
+                bindIds(s, 2, chunk);
+                there.addAll(readIds(s));
+            }
+        }
+        if (there.containsAll(ids)) {
+            return;
+        }
+        try (Batch batch = new Batch(c, d.kind(), "INSERT INTO WEBHOOK_DELIVERY (ENDPOINT, EVENT_ID, ATTEMPT_ID,"
+                + " MAIL_ID, STATUS, ATTEMPTS, CREATED_AT, NEXT_ATTEMPT_AT, LAST_ATTEMPT_AT, HTTP_STATUS, LAST_ERROR)"
+                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+            PreparedStatement s = batch.statement();
+            for (Parked p : parked) {
+                long id = p.event().id();
+                if (!there.add(id)) {
+                    continue;
+                }
+                s.setString(1, endpoint);
+                s.setLong(2, id);
+                s.setLong(3, id / LogEvents.PARTS);
+                if (p.event().mailId() == null) {
+                    s.setNull(4, Types.BIGINT);
+                } else {
+                    s.setLong(4, p.event().mailId());
+                }
+                s.setString(5, p.attempts() > 0 && p.next() == null ? "FAILED" : "PENDING");
+                s.setInt(6, p.attempts());
+                SqlTime.set(s, 7, now);
+                SqlTime.set(s, 8, p.next() == null ? now : p.next());
+                SqlTime.set(s, 9, p.attempts() == 0 ? null : now);
+                if (p.httpStatus() == null) {
+                    s.setNull(10, Types.INTEGER);
+                } else {
+                    s.setInt(10, p.httpStatus());
+                }
+                setText(s, 11, Texts.clip(p.lastError(), 1000));
+                batch.add();
+            }
+            batch.execute();
+        }
+    }
+
+    /** A parked delivery that is due: its event, how often it was tried, and when it was parked. */
     public record Due(EventRecord event, int attempts, Instant createdAt) {
     }
 
@@ -199,29 +430,43 @@ public class EventStore {
      * @param endpoint the endpoint
      * @param now      now
      * @param limit    most deliveries, 1 or more
-     * @return its due deliveries, in event order, none of a mail with an earlier one pending
+     * @return its parked deliveries that are due, in event order, none of a mail with an earlier one backing off;
+     *         a delivery whose event is gone (its log row deleted) is dropped
      * @throws StoreException when the database fails
      */
     public List<Due> due(String endpoint, Instant now, int limit) {
         try (Connection c = tables.connect()) {
-            List<Row> rows = new ArrayList<>();
-            List<int[]> attempts = new ArrayList<>();
+            List<long[]> rows = new ArrayList<>(); // event id, attempts
             List<Instant> created = new ArrayList<>();
             try (PreparedStatement s = c.prepareStatement(tables.dialect(c).kind().firstRows(DUE, limit))) {
                 s.setString(1, endpoint);
                 SqlTime.set(s, 2, now);
+                SqlTime.set(s, 3, now);
                 try (ResultSet r = s.executeQuery()) {
                     while (r.next()) {
-                        attempts.add(new int[]{r.getInt(1)});
-                        created.add(SqlTime.get(r, 2));
-                        rows.add(row(r, 3));
+                        rows.add(new long[]{r.getLong(1), r.getInt(2)});
+                        created.add(SqlTime.get(r, 3));
                     }
                 }
             }
-            Map<Long, MailPart> mails = mails(c, rows);
+            Map<Long, EventRecord> events = LogEvents.byId(c, rows.stream().map(r -> r[0]).toList());
             List<Due> due = new ArrayList<>(rows.size());
+            List<Long> gone = new ArrayList<>();
             for (int i = 0; i < rows.size(); i++) {
-                due.add(new Due(rows.get(i).with(mails.get(rows.get(i).mailId())), attempts.get(i)[0], created.get(i)));
+                EventRecord e = events.get(rows.get(i)[0]);
+                if (e == null) {
+                    gone.add(rows.get(i)[0]);
+                } else {
+                    due.add(new Due(e, (int) rows.get(i)[1], created.get(i)));
+                }
+            }
+            for (List<Long> chunk : chunks(gone)) {
+                try (PreparedStatement s = c.prepareStatement("DELETE FROM WEBHOOK_DELIVERY WHERE ENDPOINT = ?"
+                        + " AND EVENT_ID IN (" + marks(chunk.size()) + ")")) {
+                    s.setString(1, endpoint);
+                    bindIds(s, 2, chunk);
+                    s.executeUpdate();
+                }
             }
             return due;
         } catch (SQLException e) {
@@ -230,87 +475,7 @@ public class EventStore {
     }
 
     /**
-     * @param mailId a mail
-     * @return its events, oldest first
-     * @throws StoreException when the database fails
-     */
-    public List<EventRecord> eventsOf(long mailId) {
-        return events("e.MAIL_ID = ?", 0, s -> s.setLong(1, mailId), "the events of mail " + mailId);
-    }
-
-    /** An event's own columns. */
-    private record Row(long id, Long mailId, EventType type, Instant at, String recipient, Integer replyCode,
-                       String enhanced, String detail, Instant next) {
-
-        EventRecord with(MailPart mail) {
-            MailPart m = mail == null ? MailPart.NONE : mail;
-            return new EventRecord(id, mailId, type, at, recipient, replyCode, enhanced, detail, next, m.messageId(),
-                    m.reference(), m.campaign(), m.tags(), m.recipients());
-        }
-    }
-
-    /** What an event carries of its mail. */
-    private record MailPart(String messageId, String reference, String campaign, List<String> tags,
-                            List<String> recipients) {
-        static final MailPart NONE = new MailPart(null, null, null, List.of(), List.of());
-    }
-
-    private static Row row(ResultSet r, int from) throws SQLException {
-        int i = from;
-        long id = r.getLong(i++);
-        long mail = r.getLong(i++);
-        Long mailId = r.wasNull() ? null : mail;
-        EventType type = EventType.valueOf(r.getString(i++));
-        Instant at = SqlTime.get(r, i++);
-        String recipient = r.getString(i++);
-        int code = r.getInt(i++);
-        Integer replyCode = r.wasNull() ? null : code;
-        return new Row(id, mailId, type, at, recipient, replyCode, r.getString(i++), r.getString(i++), SqlTime.get(r, i));
-    }
-
-    /** @return the campaigns of those mails that have one, by mail id: a query per 500, by primary key */
-    private static Map<Long, String> campaigns(Connection c, List<Long> mailIds) throws SQLException {
-        Map<Long, String> campaigns = new java.util.HashMap<>();
-        for (List<Long> chunk : chunks(mailIds)) {
-            try (PreparedStatement s = c.prepareStatement("SELECT ID, CAMPAIGN FROM MAIL_MESSAGE WHERE CAMPAIGN IS NOT NULL"
-                    + " AND ID IN (" + marks(chunk.size()) + ")")) {
-                bindIds(s, 1, chunk);
-                try (ResultSet r = s.executeQuery()) {
-                    while (r.next()) {
-                        campaigns.put(r.getLong(1), r.getString(2));
-                    }
-                }
-            }
-        }
-        return campaigns;
-    }
-
-    /** @return the mails of the events (those that have one and still exist), by id: a query per 500, by primary key */
-    private static Map<Long, MailPart> mails(Connection c, List<Row> rows) throws SQLException {
-        List<Long> ids = rows.stream().map(Row::mailId).filter(java.util.Objects::nonNull).distinct().toList();
-        Map<Long, MailPart> mails = new java.util.HashMap<>();
-        for (List<Long> chunk : chunks(ids)) {
-            try (PreparedStatement s = c.prepareStatement("SELECT " + MAIL_COLUMNS + " FROM MAIL_MESSAGE WHERE ID IN ("
-                    + marks(chunk.size()) + ")")) {
-                bindIds(s, 1, chunk);
-                try (ResultSet r = s.executeQuery()) {
-                    while (r.next()) {
-                        String tags = r.getString(5);
-                        List<String> recipients = new ArrayList<>();
-                        for (int k = 6; k <= 8; k++) {
-                            recipients.addAll(AddressLists.split(r.getString(k)));
-                        }
-                        mails.put(r.getLong(1), new MailPart(r.getString(2), r.getString(3), r.getString(4),
-                                tags == null || tags.isEmpty() ? List.of() : List.of(tags.split(",")), recipients));
-                    }
-                }
-            }
-        }
-        return mails;
-    }
-
-    /**
-     * Records one try of a delivery.
+     * Records one try of a parked delivery: delivered, its row goes; failed, it backs off or is given up.
      *
      * @param endpoint   the endpoint
      * @param eventId    the event
@@ -321,64 +486,90 @@ public class EventStore {
      * @throws StoreException when the database fails
      */
     public void tried(String endpoint, long eventId, Instant now, Integer httpStatus, String error, Instant nextTry) {
-        String status = error == null ? "DELIVERED" : nextTry == null ? "FAILED" : "PENDING";
-        try (Connection c = tables.connect(); PreparedStatement s = c.prepareStatement("UPDATE WEBHOOK_DELIVERY SET"
-                + " STATUS = ?, ATTEMPTS = ATTEMPTS + 1, LAST_ATTEMPT_AT = ?, HTTP_STATUS = ?, LAST_ERROR = ?,"
-                + " NEXT_ATTEMPT_AT = ? WHERE ENDPOINT = ? AND EVENT_ID = ?")) {
-            s.setString(1, status);
-            SqlTime.set(s, 2, now);
-            if (httpStatus == null) {
-                s.setNull(3, Types.INTEGER);
-            } else {
-                s.setInt(3, httpStatus);
+        try (Connection c = tables.connect()) {
+            if (error == null) {
+                try (PreparedStatement s = c.prepareStatement("DELETE FROM WEBHOOK_DELIVERY WHERE ENDPOINT = ?"
+                        + " AND EVENT_ID = ?")) {
+                    s.setString(1, endpoint);
+                    s.setLong(2, eventId);
+                    s.executeUpdate();
+                }
+                return;
             }
-            setText(s, 4, Texts.clip(error, 1000));
-            SqlTime.set(s, 5, nextTry == null ? now : nextTry);
-            s.setString(6, endpoint);
-            s.setLong(7, eventId);
-            s.executeUpdate();
+            try (PreparedStatement s = c.prepareStatement("UPDATE WEBHOOK_DELIVERY SET STATUS = ?, ATTEMPTS = ATTEMPTS + 1,"
+                    + " LAST_ATTEMPT_AT = ?, HTTP_STATUS = ?, LAST_ERROR = ?, NEXT_ATTEMPT_AT = ?"
+                    + " WHERE ENDPOINT = ? AND EVENT_ID = ?")) {
+                s.setString(1, nextTry == null ? "FAILED" : "PENDING");
+                SqlTime.set(s, 2, now);
+                if (httpStatus == null) {
+                    s.setNull(3, Types.INTEGER);
+                } else {
+                    s.setInt(3, httpStatus);
+                }
+                setText(s, 4, Texts.clip(error, 1000));
+                SqlTime.set(s, 5, nextTry == null ? now : nextTry);
+                s.setString(6, endpoint);
+                s.setLong(7, eventId);
+                s.executeUpdate();
+            }
         } catch (SQLException e) {
             throw new StoreException("could not record a delivery to webhook endpoint " + endpoint, e);
         }
     }
 
     /**
-     * Puts a delivery back in line to be sent as soon as possible (an operator's redelivery), whatever its
-     * status; the attempts it had stay counted.
+     * Puts a delivery in line to be sent as soon as possible (an operator's redelivery): a parked one whatever its
+     * status, keeping its attempts; an event that has no row (delivered, or not yet reached by the cursor) is
+     * parked anew, so that it goes once more, with its id, and its mail's later events wait behind it.
      *
-     * @return true when there is such a delivery
+     * @return true when there is such an event
      * @throws StoreException when the database fails
      */
     public boolean redeliver(String endpoint, long eventId, Instant now) {
-        try (Connection c = tables.connect(); PreparedStatement s = c.prepareStatement("UPDATE WEBHOOK_DELIVERY SET"
-                + " STATUS = 'PENDING', NEXT_ATTEMPT_AT = ? WHERE ENDPOINT = ? AND EVENT_ID = ?")) {
-            SqlTime.set(s, 1, now);
-            s.setString(2, endpoint);
-            s.setLong(3, eventId);
-            return s.executeUpdate() == 1;
+        try (Connection c = tables.connect()) {
+            try (PreparedStatement s = c.prepareStatement("UPDATE WEBHOOK_DELIVERY SET STATUS = 'PENDING',"
+                    + " NEXT_ATTEMPT_AT = ? WHERE ENDPOINT = ? AND EVENT_ID = ?")) {
+                SqlTime.set(s, 1, now);
+                s.setString(2, endpoint);
+                s.setLong(3, eventId);
+                if (s.executeUpdate() == 1) {
+                    return true;
+                }
+            }
+            EventRecord event = eventId < 0 ? null : LogEvents.byId(c, List.of(eventId)).get(eventId);
+            if (event == null) {
+                return false;
+            }
+            park(c, tables.dialect(c), endpoint, List.of(Parked.behind(event)), now);
+            return true;
         } catch (SQLException e) {
             throw new StoreException("could not redeliver event " + eventId + " to " + endpoint, e);
         }
     }
 
-    /** One row of an endpoint's delivery log. */
+    /**
+     * One parked delivery of an endpoint.
+     *
+     * @param type its event's type; null when the event is gone
+     * @param status PENDING (parked: waiting, or backing off after {@code attempts} failed tries) or FAILED (given up)
+     */
     public record Delivery(long eventId, Long mailId, EventType type, String status, int attempts, Instant createdAt,
                            Instant nextAttemptAt, Instant lastAttemptAt, Integer httpStatus, String lastError) {
     }
 
     /**
      * @param endpoint an endpoint
-     * @param status   PENDING, DELIVERED or FAILED, or null for all
+     * @param status   PENDING or FAILED, or null for both
      * @param offset   rows to skip, 0 or more
      * @param limit    most rows, 1 or more
-     * @return its deliveries, newest event first
+     * @return its parked deliveries (delivered events leave none), newest event first
      * @throws StoreException when the database fails
      */
     public List<Delivery> deliveries(String endpoint, String status, int offset, int limit) {
         try (Connection c = tables.connect(); PreparedStatement s = c.prepareStatement("SELECT d.EVENT_ID, d.MAIL_ID,"
-                + " e.EVENT_TYPE, d.STATUS, d.ATTEMPTS, d.CREATED_AT, d.NEXT_ATTEMPT_AT, d.LAST_ATTEMPT_AT, d.HTTP_STATUS,"
-                + " d.LAST_ERROR FROM WEBHOOK_DELIVERY d JOIN MAIL_EVENT e ON e.ID = d.EVENT_ID WHERE d.ENDPOINT = ?"
-                + (status == null ? "" : " AND d.STATUS = ?") + " ORDER BY d.EVENT_ID DESC")) {
+                + " d.STATUS, d.ATTEMPTS, d.CREATED_AT, d.NEXT_ATTEMPT_AT, d.LAST_ATTEMPT_AT, d.HTTP_STATUS, d.LAST_ERROR"
+                + " FROM WEBHOOK_DELIVERY d WHERE d.ENDPOINT = ?" + (status == null ? "" : " AND d.STATUS = ?")
+                + " ORDER BY d.EVENT_ID DESC")) {
             s.setString(1, endpoint);
             if (status != null) {
                 s.setString(2, status);
@@ -393,26 +584,36 @@ public class EventStore {
                     }
                     long mail = r.getLong(2);
                     Long mailId = r.wasNull() ? null : mail;
-                    int http = r.getInt(9);
-                    rows.add(new Delivery(r.getLong(1), mailId, EventType.valueOf(r.getString(3)), r.getString(4),
-                            r.getInt(5), SqlTime.get(r, 6), SqlTime.get(r, 7), SqlTime.get(r, 8),
-                            r.wasNull() ? null : http, r.getString(10)));
+                    int http = r.getInt(8);
+                    rows.add(new Delivery(r.getLong(1), mailId, null, r.getString(3), r.getInt(4), SqlTime.get(r, 5),
+                            SqlTime.get(r, 6), SqlTime.get(r, 7), r.wasNull() ? null : http, r.getString(9)));
                 }
             }
-            return rows;
+            Map<Long, EventRecord> events = LogEvents.byId(c, rows.stream().map(Delivery::eventId).toList());
+            return rows.stream().map(d -> new Delivery(d.eventId(), d.mailId(), events.containsKey(d.eventId())
+                    ? events.get(d.eventId()).type() : null, d.status(), d.attempts(), d.createdAt(), d.nextAttemptAt(),
+                    d.lastAttemptAt(), d.httpStatus(), d.lastError())).toList();
         } catch (SQLException e) {
             throw new StoreException("could not read the deliveries of webhook endpoint " + endpoint, e);
         }
     }
 
-    /** An endpoint's health as the servers share it, and its deliveries by status. */
+    /**
+     * An endpoint's health as the servers share it, its parked deliveries by status, and its cursor.
+     *
+     * @param pending        parked deliveries still to go (waiting, or backing off)
+     * @param failed         parked deliveries given up
+     * @param cursor         where its cursor stands in the log (a transaction id on PostgreSQL, a log id on Derby
+     *                       and MariaDB), or null before its first round
+     * @param cursorMovedAt  when its cursor last moved, or null
+     */
     public record EndpointState(String name, Instant failingSince, Instant disabledAt, Instant lastSuccessAt,
-                                long pending, long failed) {
+                                long pending, long failed, Long cursor, Instant cursorMovedAt) {
     }
 
     /**
      * @param name an endpoint
-     * @return its state; a new endpoint has no failures and nothing pending
+     * @return its state; a new endpoint has no failures, nothing parked and no cursor
      * @throws StoreException when the database fails
      */
     public EndpointState state(String name) {
@@ -446,7 +647,18 @@ public class EventStore {
                     }
                 }
             }
-            return new EndpointState(name, failing, disabled, success, pending, failed);
+            Long cursor = null;
+            Instant moved = null;
+            try (PreparedStatement s = c.prepareStatement("SELECT POSITION, UPDATED_AT FROM EVENT_CURSOR WHERE NAME = ?")) {
+                s.setString(1, webhook(name));
+                try (ResultSet r = s.executeQuery()) {
+                    if (r.next()) {
+                        cursor = r.getLong(1);
+                        moved = SqlTime.get(r, 2);
+                    }
+                }
+            }
+            return new EndpointState(name, failing, disabled, success, pending, failed, cursor, moved);
         } catch (SQLException e) {
             throw new StoreException("could not read the state of webhook endpoint " + name, e);
         }
@@ -495,7 +707,8 @@ public class EventStore {
     }
 
     /**
-     * Enables a disabled endpoint again (an operator's action): its failing time starts afresh.
+     * Enables a disabled endpoint again (an operator's action): its failing time starts afresh, and its cursor
+     * goes on where it stopped.
      *
      * @return true when it was disabled
      * @throws StoreException when the database fails

@@ -1,21 +1,15 @@
 package dev.mailqueue.queue.control;
 
-import java.time.Instant;
-
 /**
- * A SENDING row whose lease ran out before its claimer recorded an outcome: the claimer died, or could
- * not renew its lease for a whole lease time.
+ * A mail whose claimer's lease ran out before the claimer recorded its outcome: the claimer died, or could not
+ * renew its lease for a whole lease time. A claimer sends its mails one at a time in its claims' order and lets
+ * a mail's DATA end only once the outcome of the mail before is committed, so of its unrecorded mails only the
+ * first in that order may have reached the server: that one is in doubt, the others were never begun.
  *
- * @param mailId            the row
+ * @param mailId            the mail
  * @param owner             the claimer that held it
- * @param sendStartedAt     when that claimer began to send it, or null if it never did (then nothing was
- *                          sent and the row simply goes back to the queue)
+ * @param inDoubt           true for the claimer's first unrecorded mail, which the server may have taken
  * @param attemptsRemaining attempts left before the lost one
  */
-public record ExpiredLease(long mailId, String owner, Instant sendStartedAt, int attemptsRemaining) {
-
-    /** @return true when the server may have received the mail: the outcome is in doubt */
-    public boolean inDoubt() {
-        return sendStartedAt != null;
-    }
+public record ExpiredLease(long mailId, String owner, boolean inDoubt, int attemptsRemaining) {
 }

@@ -4,7 +4,6 @@ import dev.mailqueue.schema.control.DatabaseKind;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -12,99 +11,90 @@ import java.util.Collections;
 import java.util.List;
 
 /**
- * How a claim picks and locks due rows on one kind of database, in the claim's transaction, and how it
- * finds leases that ran out. Two ways, both pessimistic (a row is leased under its write lock):
+ * How a claim picks and takes due mail on one kind of database, in the claim's transaction. A mail is taken by
+ * writing its claimer into its MAIL_QUEUE row (one narrow write per mail, none to the mail itself). Three ways,
+ * all pessimistic (a row is taken under its write lock):
  * <ul>
- *   <li>where the database can skip rows other transactions hold (PostgreSQL 10+, MariaDB 10.6+), the
- *       pick is {@code SELECT ... FOR UPDATE SKIP LOCKED}: concurrent claimers on any number of servers
- *       take disjoint rows and never wait for each other. A native query: EclipseLink never emits SKIP
- *       LOCKED;</li>
- *   <li>elsewhere (Derby, and SQL Server and Oracle, untested) the candidates are read in order and each
- *       is leased by its own {@code UPDATE ... WHERE ID = ? AND STATUS = 'QUEUED'}, in id order: the
- *       update takes the row's write lock, and a claimer that raced for the same row waits for the
- *       winner's commit, then finds it no longer QUEUED and leaves it (its update count is 0). Id order
- *       keeps two claimers from waiting for each other in a cycle.</li>
+ *   <li>PostgreSQL: one statement, {@code UPDATE ... WHERE MAIL_ID IN (SELECT ... FOR UPDATE SKIP LOCKED)
+ *       RETURNING}: concurrent claimers on any number of servers take disjoint rows and never wait for each
+ *       other;</li>
+ *   <li>MariaDB (10.6+): the same in two statements, as it neither updates with a LIMIT subquery nor returns
+ *       updated rows: {@code SELECT ... FOR UPDATE SKIP LOCKED}, then the UPDATE of exactly those rows;</li>
+ *   <li>elsewhere (Derby; SQL Server and Oracle, untested) the candidates are read in order and each is taken by
+ *       its own {@code UPDATE ... WHERE MAIL_ID = ? AND CLAIMER IS NULL}, in id order: the update takes the row's
+ *       write lock, and a claimer that raced for the same row waits for the winner's commit, then finds it taken
+ *       and leaves it (its update count is 0). Id order keeps two claimers from waiting for each other in a
+ *       cycle.</li>
  * </ul>
  */
 abstract class LeaseStrategy {
 
-    /** The due rows, best first: priority, then age; {@code %s}: the account filter. {@code ?}: now. */
-    static final String DUE = "SELECT ID FROM MAIL_MESSAGE WHERE STATUS = 'QUEUED' AND NOT_BEFORE <= ?"
-            + " AND ATTEMPTS_REMAINING > 0%s ORDER BY PRIORITY DESC, CREATED_AT, ID";
-
-    /** SENDING rows whose lease ran out; {@code ?}: now. */
-    static final String EXPIRED = "SELECT ID, LEASE_OWNER, SEND_STARTED_AT, ATTEMPTS_REMAINING FROM MAIL_MESSAGE"
-            + " WHERE STATUS = 'SENDING' AND LEASE_EXPIRES_AT < ?";
+    /** The free due mail, best first: priority, then age; {@code %s}: the account filter. {@code ?}: now. */
+    static final String DUE = "SELECT MAIL_ID FROM MAIL_QUEUE WHERE CLAIMER IS NULL AND DUE_AT <= ?%s"
+            + " ORDER BY PRIORITY DESC, CREATED_AT, MAIL_ID";
 
     /**
      * @param kind the database
-     * @return how to lease on it
+     * @return how to claim on it
      */
     static LeaseStrategy of(DatabaseKind kind) {
-        return kind.skipsLocked() ? new SkipLocked() : new GuardedUpdates(kind);
+        return switch (kind) {
+            case POSTGRESQL -> new OneStatement();
+            case MARIADB -> new SkipLocked();
+            default -> new GuardedUpdates(kind);
+        };
     }
 
     /**
-     * @return true when claims of one JVM must run one at a time: without SKIP LOCKED, Derby's read of
-     *         the due rows waits for rows another claimer has just leased, while that claimer's lease
-     *         updates may wait for rows the first has leased, and the two deadlock. One at a time, a claim
-     *         only ever waits for a commit that needs nothing from it. (Derby is embedded: its claimers
-     *         are all in this JVM.)
+     * @return true when claims of one JVM must run one at a time: without SKIP LOCKED, Derby's read of the due
+     *         rows waits for rows another claimer has just taken, while that claimer's updates may wait for rows
+     *         the first has taken, and the two deadlock. One at a time, a claim only ever waits for a commit that
+     *         needs nothing from it. (Derby is embedded: its claimers are all in this JVM.)
      */
     boolean oneAtATimeInThisJvm() {
         return false;
     }
 
     /**
-     * Leases up to {@code limit} due rows: SENDING, {@code owner}, {@code expiresAt}, claimed {@code now}.
+     * Takes up to {@code limit} free due mails for a claimer.
      *
      * @param connection the claim transaction's connection
-     * @param owner      the lease owner to write
-     * @param now        now: due means NOT_BEFORE &lt;= now
-     * @param expiresAt  the lease's expiry
-     * @param limit      most rows to lease, 1 or more
-     * @param accounts   which accounts' mails to leave alone
-     * @return the ids leased; empty when none are due (or all due rows are held by other claimers)
+     * @param lease      the claimer
+     * @param claimNo    which claim of the claimer this is: with the claim's order, its send order
+     * @param now        now: due means DUE_AT &lt;= now
+     * @param limit      most mails to take, 1 or more
+     * @param accounts   which accounts' (and campaigns') mails to leave alone
+     * @return the ids taken; empty when none are due (or all due ones are held by other claimers)
      * @throws SQLException when the database refuses, e.g. a lock timeout
      */
-    abstract List<Long> lease(Connection connection, String owner, Instant now, Instant expiresAt, int limit,
+    abstract List<Long> lease(Connection connection, Lease lease, int claimNo, Instant now, int limit,
                               AccountFilter accounts) throws SQLException;
 
-    /**
-     * @param connection the claim transaction's connection
-     * @param now        now
-     * @return the leases that ran out before now (the take-back itself is conditional on the lease)
-     * @throws SQLException when the database refuses
-     */
-    List<ExpiredLease> findExpired(Connection connection, Instant now) throws SQLException {
-        return readExpired(connection, EXPIRED, now);
-    }
+    /** PostgreSQL: pick and take in one statement. */
+    static final class OneStatement extends LeaseStrategy {
 
-    static List<ExpiredLease> readExpired(Connection connection, String sql, Instant now) throws SQLException {
-        List<ExpiredLease> found = new ArrayList<>();
-        try (PreparedStatement pick = connection.prepareStatement(sql)) {
-            SqlTime.set(pick, 1, now);
-            try (ResultSet rows = pick.executeQuery()) {
-                while (rows.next()) {
-                    found.add(new ExpiredLease(rows.getLong(1), rows.getString(2), SqlTime.get(rows, 3), rows.getInt(4)));
-                }
+        @Override
+        List<Long> lease(Connection connection, Lease lease, int claimNo, Instant now, int limit,
+                         AccountFilter accounts) throws SQLException {
+            try (PreparedStatement s = connection.prepareStatement("UPDATE MAIL_QUEUE SET CLAIMER = ?, CLAIM_NO = ?"
+                    + " WHERE MAIL_ID IN (" + DUE.formatted(accounts.sql()) + " LIMIT ? FOR UPDATE SKIP LOCKED)"
+                    + " RETURNING MAIL_ID")) {
+                int i = 1;
+                s.setLong(i++, lease.claimer());
+                s.setInt(i++, claimNo);
+                SqlTime.set(s, i++, now);
+                i = accounts.bind(s, i);
+                s.setInt(i, limit);
+                return Sql.readIds(s);
             }
         }
-        return found;
     }
 
-    /** {@code SELECT ... FOR UPDATE SKIP LOCKED}, then one UPDATE of exactly the locked rows. */
+    /** MariaDB: {@code SELECT ... FOR UPDATE SKIP LOCKED}, then one UPDATE of exactly the locked rows. */
     static final class SkipLocked extends LeaseStrategy {
 
         @Override
-        List<ExpiredLease> findExpired(Connection connection, Instant now) throws SQLException {
-            // A plain read here would wait for a claimer that has just leased rows: InnoDB locks the index
-            // entries it meets even at READ COMMITTED.
-            return readExpired(connection, EXPIRED + " FOR UPDATE SKIP LOCKED", now);
-        }
-
-        @Override
-        List<Long> lease(Connection connection, String owner, Instant now, Instant expiresAt, int limit,
+        List<Long> lease(Connection connection, Lease lease, int claimNo, Instant now, int limit,
                          AccountFilter accounts) throws SQLException {
             List<Long> ids;
             try (PreparedStatement pick = connection.prepareStatement(
@@ -118,31 +108,25 @@ abstract class LeaseStrategy {
             if (ids.isEmpty()) {
                 return ids;
             }
-            try (PreparedStatement lease = connection.prepareStatement("UPDATE MAIL_MESSAGE SET STATUS = 'SENDING',"
-                    + " LEASE_OWNER = ?, LEASE_EXPIRES_AT = ?, CLAIMED_AT = ?, SEND_STARTED_AT = NULL"
-                    + " WHERE ID IN (" + Sql.marks(ids.size()) + ")")) {
-                lease.setString(1, owner);
-                SqlTime.set(lease, 2, expiresAt);
-                SqlTime.set(lease, 3, now);
-                int i = 4;
-                for (Long id : ids) {
-                    lease.setLong(i++, id);
-                }
-                lease.executeUpdate();
+            try (PreparedStatement take = connection.prepareStatement("UPDATE MAIL_QUEUE SET CLAIMER = ?, CLAIM_NO = ?"
+                    + " WHERE MAIL_ID IN (" + Sql.marks(ids.size()) + ")")) {
+                take.setLong(1, lease.claimer());
+                take.setInt(2, claimNo);
+                Sql.bindIds(take, 3, ids);
+                take.executeUpdate();
             }
             return ids;
         }
     }
 
-    /** Candidates read in order, then each leased by a guarded UPDATE of its own, in id order. */
+    /** Candidates read in order, then each taken by a guarded UPDATE of its own, in id order. */
     static final class GuardedUpdates extends LeaseStrategy {
 
-        /** Rounds of pick-and-lease before a claim gives up on a busy queue and returns what it has. */
+        /** Rounds of pick-and-take before a claim gives up on a busy queue and returns what it has. */
         static final int ROUNDS = 4;
 
-        static final String LEASE = "UPDATE MAIL_MESSAGE SET STATUS = 'SENDING', LEASE_OWNER = ?,"
-                + " LEASE_EXPIRES_AT = ?, CLAIMED_AT = ?, SEND_STARTED_AT = NULL"
-                + " WHERE ID = ? AND STATUS = 'QUEUED' AND NOT_BEFORE <= ? AND ATTEMPTS_REMAINING > 0";
+        static final String TAKE = "UPDATE MAIL_QUEUE SET CLAIMER = ?, CLAIM_NO = ?"
+                + " WHERE MAIL_ID = ? AND CLAIMER IS NULL AND DUE_AT <= ?";
 
         private final DatabaseKind kind;
 
@@ -156,7 +140,7 @@ abstract class LeaseStrategy {
         }
 
         @Override
-        List<Long> lease(Connection connection, String owner, Instant now, Instant expiresAt, int limit,
+        List<Long> lease(Connection connection, Lease lease, int claimNo, Instant now, int limit,
                          AccountFilter accounts) throws SQLException {
             for (int round = 0; round < ROUNDS; round++) {
                 List<Long> candidates;
@@ -171,21 +155,20 @@ abstract class LeaseStrategy {
                 }
                 List<Long> inIdOrder = new ArrayList<>(candidates);
                 Collections.sort(inIdOrder);
-                List<Long> leased = new ArrayList<>();
-                try (PreparedStatement lease = connection.prepareStatement(LEASE)) {
+                List<Long> taken = new ArrayList<>();
+                try (PreparedStatement take = connection.prepareStatement(TAKE)) {
                     for (Long id : inIdOrder) {
-                        lease.setString(1, owner);
-                        SqlTime.set(lease, 2, expiresAt);
-                        SqlTime.set(lease, 3, now);
-                        lease.setLong(4, id);
-                        SqlTime.set(lease, 5, now);
-                        if (lease.executeUpdate() == 1) {
-                            leased.add(id);
+                        take.setLong(1, lease.claimer());
+                        take.setInt(2, claimNo);
+                        take.setLong(3, id);
+                        SqlTime.set(take, 4, now);
+                        if (take.executeUpdate() == 1) {
+                            taken.add(id);
                         }
                     }
                 }
-                if (!leased.isEmpty()) {
-                    return leased;
+                if (!taken.isEmpty()) {
+                    return taken;
                 }
             }
             return List.of();

@@ -2,6 +2,8 @@ package dev.mailqueue.queue.control;
 
 import dev.mailqueue.api.EventType;
 import dev.mailqueue.api.MailStatus;
+import dev.mailqueue.queue.entity.AttemptOutcome;
+import dev.mailqueue.queue.entity.RecipientStatus;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -12,7 +14,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,26 +22,14 @@ import java.util.Set;
 import static dev.mailqueue.queue.control.Sql.*;
 
 /**
- * What operators and the retention job do to mails: requeue, cancel, delete, and delete finished mails
- * past the retention cutoff. Each statement is guarded by the statuses it applies to, so it never
- * touches a mail a claimer holds under a lease.
+ * What operators and the retention job do to mails: requeue, cancel, delete, and delete finished mails past the
+ * retention cutoff. Each change reads the mail's status first (MAIL_STATE) and is guarded where a claimer could race
+ * it: a queued mail is cancelled by deleting its queue row only while no claimer holds it, and a mail being sent is
+ * never deleted. Every status change writes one row of the mail's log, which records the new status and publishes its
+ * event. Which statuses allow what is {@link MailLifecycle}'s to say.
  */
 @ApplicationScoped
 public class OperatorStore {
-
-    /** Statuses a mail can be requeued from. CANCELLED too: an operator who withdrew a mail by mistake. */
-    public static final Set<MailStatus> REQUEUEABLE = EnumSet.of(MailStatus.FAILED, MailStatus.EXPIRED,
-            MailStatus.HELD, MailStatus.CANCELLED);
-
-    /** Statuses an operator can cancel a mail from: not yet claimed, or held for review. */
-    public static final Set<MailStatus> CANCELLABLE = EnumSet.of(MailStatus.QUEUED, MailStatus.HELD);
-
-    /** Statuses a mail can be deleted in: all but SENDING, whose claimer holds the lease. */
-    public static final Set<MailStatus> DELETABLE = EnumSet.complementOf(EnumSet.of(MailStatus.SENDING));
-
-    /** Final statuses the retention job deletes; live and HELD mails are never deleted. */
-    public static final Set<MailStatus> RETAINED_UNTIL_CUTOFF = EnumSet.of(MailStatus.SENT, MailStatus.FAILED,
-            MailStatus.CANCELLED, MailStatus.EXPIRED, MailStatus.SUPPRESSED);
 
     @Inject
     QueueTables tables;
@@ -55,51 +44,81 @@ public class OperatorStore {
         return store;
     }
 
+    /** @return the current status of each of the mails that exist, by id */
+    static Map<Long, MailStatus> statuses(Connection c, List<Long> ids) throws SQLException {
+        Map<Long, MailStatus> statuses = new LinkedHashMap<>();
+        try (PreparedStatement s = c.prepareStatement("SELECT MAIL_ID, STATUS FROM MAIL_STATE WHERE MAIL_ID IN ("
+                + marks(ids.size()) + ")")) {
+            bindIds(s, 1, ids);
+            try (ResultSet r = s.executeQuery()) {
+                while (r.next()) {
+                    String status = r.getString(2);
+                    if (status != null) {
+                        statuses.put(r.getLong(1), MailStatus.valueOf(status));
+                    }
+                }
+            }
+        }
+        return statuses;
+    }
+
     /**
-     * Puts FAILED, EXPIRED, HELD and CANCELLED mails back in the queue as if new: QUEUED, due
-     * {@code now}, {@code attempts} attempts, a new expiry, no lease. Recipients an earlier attempt
-     * refused or deferred are forgotten (those suppressed at enqueue stay suppressed), so the resend tries them again ("resend only the messages that
-     * bounced", seed 004); recipients that accepted the mail are kept and not sent to again. Each row is
-     * changed by its own guarded UPDATE, and recipient rows are deleted only for the rows that UPDATE
-     * changed, under the row lock it holds until commit: a concurrent claim can never read a mail
-     * half-requeued.
+     * Puts mails of {@link MailLifecycle#REQUEUEABLE} statuses back in the queue as if new: QUEUED, due {@code now},
+     * {@code attempts} attempts, a new expiry. Recipients an earlier attempt refused or deferred are tried again
+     * (their row in the log says so: "resend only the messages that bounced", seed 004); recipients that accepted
+     * the mail, or were suppressed, are kept and not sent to again.
      *
      * @param ids       the mails
      * @param now       now
      * @param attempts  attempts they get, 1 or more
      * @param expiresAt their new expiry, or null for none
-     * @return rows changed (the others were in no requeueable status)
+     * @param server    this server, for the log
+     * @param actor     who requeues, for the log, e.g. {@code operator:admin}
+     * @return mails requeued (the others were in no requeueable status)
      * @throws StoreException when the database fails
      */
-    public int requeue(List<Long> ids, Instant now, int attempts, Instant expiresAt) {
+    public int requeue(List<Long> ids, Instant now, int attempts, Instant expiresAt, String server, String actor) {
         if (ids.isEmpty()) {
             return 0;
         }
         try (Connection c = tables.connect()) {
+            Dialect d = tables.dialect(c);
             int changed = 0;
             for (List<Long> chunk : chunks(ids)) {
-                List<Long> requeued = new ArrayList<>(chunk.size());
-                try (Batch batch = new Batch(c, tables.dialect(c).kind(), "UPDATE MAIL_MESSAGE SET STATUS = 'QUEUED',"
-                        + " ATTEMPTS_REMAINING = ?, NOT_BEFORE = ?, EXPIRES_AT = ?, LEASE_OWNER = NULL,"
-                        + " LEASE_EXPIRES_AT = NULL, SEND_STARTED_AT = NULL WHERE ID = ? AND STATUS IN ("
-                        + literals(REQUEUEABLE) + ")")) {
+                List<Long> requeued = new ArrayList<>();
+                statuses(c, chunk).forEach((id, status) -> {
+                    if (MailLifecycle.REQUEUEABLE.contains(status)) {
+                        requeued.add(id);
+                    }
+                });
+                if (requeued.isEmpty()) {
+                    continue;
+                }
+                Map<Long, Map<String, RecipientStatus>> settled = ClaimStore.settledRecipients(c, requeued);
+                try (Batch batch = new Batch(c, d.kind(), "INSERT INTO MAIL_QUEUE (MAIL_ID, PRIORITY, CREATED_AT, DUE_AT,"
+                        + " ATTEMPTS_LEFT, EXPIRES_AT, SMTP_ACCOUNT, CAMPAIGN, SETTLED) SELECT ID, PRIORITY, CREATED_AT, ?,"
+                        + " ?, ?, SMTP_ACCOUNT, CAMPAIGN, ? FROM MAIL_MESSAGE WHERE ID = ?")) {
                     PreparedStatement s = batch.statement();
-                    for (Long id : chunk) {
-                        s.setInt(1, attempts);
-                        SqlTime.set(s, 2, now);
+                    for (Long id : requeued) {
+                        SqlTime.set(s, 1, now);
+                        s.setInt(2, attempts);
                         SqlTime.set(s, 3, expiresAt);
-                        s.setLong(4, id);
+                        s.setInt(4, settled.containsKey(id) ? 1 : 0);
+                        s.setLong(5, id);
                         batch.add();
                     }
-                    requeued.addAll(changedRows(batch.execute(), chunk));
+                    batch.execute();
                 }
-                if (!requeued.isEmpty()) {
-                    try (PreparedStatement s = c.prepareStatement("DELETE FROM MAIL_RECIPIENT WHERE STATUS NOT IN ('SENT', 'SUPPRESSED')"
-                            + " AND MAIL_ID IN (" + marks(requeued.size()) + ")")) {
-                        bindIds(s, 1, requeued);
-                        s.executeUpdate();
-                    }
+                List<AttemptLog.Row> log = new ArrayList<>(requeued.size());
+                for (Long id : requeued) {
+                    List<RecipientResult> again = settled.getOrDefault(id, Map.of()).entrySet().stream()
+                            .filter(e -> e.getValue() == RecipientStatus.REFUSED)
+                            .map(e -> new RecipientResult(e.getKey(), RecipientStatus.DEFERRED, null,
+                                    "requeued: tried again", null)).toList();
+                    log.add(AttemptLog.Row.change(id, now, server, actor, AttemptOutcome.REQUEUED, MailStatus.QUEUED,
+                            null, "requeued with " + attempts + " attempts").withResults(again));
                 }
+                AttemptLog.insert(c, d, log);
                 changed += requeued.size();
             }
             return changed;
@@ -109,15 +128,18 @@ public class OperatorStore {
     }
 
     /**
-     * Cancels mails that are in one of {@code from}.
+     * Cancels mails that are in one of {@code from}: a queued one leaves the queue (only while no claimer holds it),
+     * a held one gets its new status; either way its log records CANCELLED and publishes {@code cancelled}.
      *
-     * @param ids  the mails
-     * @param from the statuses they may be cancelled from: {@link MailStatus#QUEUED} for a sender,
-     *             {@link #CANCELLABLE} for an operator
-     * @return rows changed
+     * @param ids    the mails
+     * @param from   the statuses they may be cancelled from: {@link MailLifecycle#CANCELLABLE_BY_SENDER} for a
+     *               sender, {@link MailLifecycle#CANCELLABLE} for an operator
+     * @param server this server, for the log
+     * @param actor  who cancels, for the log, e.g. {@code operator:admin}
+     * @return mails cancelled
      * @throws StoreException when the database fails
      */
-    public int cancel(List<Long> ids, Set<MailStatus> from) {
+    public int cancel(List<Long> ids, Set<MailStatus> from, String server, String actor) {
         if (ids.isEmpty()) {
             return 0;
         }
@@ -126,20 +148,28 @@ public class OperatorStore {
             Dialect d = tables.dialect(c);
             int changed = 0;
             for (List<Long> chunk : chunks(ids)) {
-                List<Long> cancelled;
-                try (Batch batch = new Batch(c, d.kind(), "UPDATE MAIL_MESSAGE SET STATUS = 'CANCELLED' WHERE ID = ?"
-                        + " AND STATUS IN (" + literals(from) + ")")) {
-                    for (Long id : chunk) {
-                        batch.statement().setLong(1, id);
-                        batch.add();
+                List<Long> queued = new ArrayList<>();
+                List<Long> cancelled = new ArrayList<>();
+                statuses(c, chunk).forEach((id, status) -> {
+                    if (from.contains(status) && MailLifecycle.allows(status, MailStatus.CANCELLED)) {
+                        (status == MailStatus.QUEUED ? queued : cancelled).add(id);
                     }
-                    cancelled = changedRows(batch.execute(), chunk);
+                });
+                if (!queued.isEmpty()) {
+                    try (Batch batch = new Batch(c, d.kind(), "DELETE FROM MAIL_QUEUE WHERE MAIL_ID = ? AND CLAIMER IS NULL")) {
+                        for (Long id : queued) {
+                            batch.statement().setLong(1, id);
+                            batch.add();
+                        }
+                        cancelled.addAll(changedRows(batch.execute(), queued));
+                    }
                 }
-                List<EventLog.Row> events = new ArrayList<>(cancelled.size());
+                List<AttemptLog.Row> log = new ArrayList<>(cancelled.size());
                 for (Long id : cancelled) {
-                    events.add(EventLog.Row.of(id, EventType.CANCELLED, now, null, null));
+                    log.add(AttemptLog.Row.change(id, now, server, actor, AttemptOutcome.CANCELLED, MailStatus.CANCELLED,
+                            EventType.CANCELLED, "cancelled by " + actor));
                 }
-                EventLog.insert(c, d, events);
+                AttemptLog.insert(c, d, log);
                 changed += cancelled.size();
             }
             return changed;
@@ -149,14 +179,14 @@ public class OperatorStore {
     }
 
     /**
-     * @return the ids of {@code chunk} whose guarded UPDATE changed their row, by the batch's per-row counts
+     * @return the ids of {@code chunk} whose guarded statement changed their row, by the batch's per-row counts
      * @throws SQLException when the driver reports no per-row counts
      */
     private static List<Long> changedRows(int[] counts, List<Long> chunk) throws SQLException {
         List<Long> changed = new ArrayList<>(chunk.size());
         for (int i = 0; i < chunk.size(); i++) {
             if (counts[i] == Statement.SUCCESS_NO_INFO) {
-                throw new SQLException("the driver did not report per-row counts of a batched UPDATE"
+                throw new SQLException("the driver did not report per-row counts of a batched statement"
                         + " (MariaDB: set useBulkStmts=false on the data source)", "0A000");
             }
             if (counts[i] == 1) {
@@ -167,32 +197,46 @@ public class OperatorStore {
     }
 
     /**
-     * Deletes mails in any status but SENDING, with their attempt log, recipients and parts
-     * (ON DELETE CASCADE); files that other copies of a per-recipient enqueue share are passed on to them.
+     * Deletes mails in any status but SENDING, with their queue row, log, recipients and parts (ON DELETE
+     * CASCADE), and their webhook deliveries; files that other copies of a per-recipient enqueue share are passed
+     * on to them.
      *
      * @param ids the mails
      * @return mails deleted
      * @throws StoreException when the database fails
      */
     public int delete(List<Long> ids) {
-        return deleteWhere(ids, "STATUS IN (" + literals(DELETABLE) + ")", 0, s -> { }, "");
+        return deleteWhere(ids, new Guard() {
+            @Override
+            public String sql(int size) {
+                return "NOT EXISTS (SELECT 1 FROM MAIL_QUEUE q WHERE q.MAIL_ID = MAIL_MESSAGE.ID AND q.CLAIMER IS NOT NULL)";
+            }
+
+            @Override
+            public int bind(PreparedStatement s, List<Long> chunk) {
+                return 0;
+            }
+        }, "");
     }
 
-    /** Binds the parameters of a delete's guard, from the first. */
-    @FunctionalInterface
-    private interface GuardBinder {
-        void bind(PreparedStatement s) throws SQLException;
+    /** The condition the rows of a delete must still meet, for one chunk of ids. */
+    private interface Guard {
+
+        /** @return the condition on MAIL_MESSAGE for a chunk of {@code size} ids */
+        String sql(int size);
+
+        /** @return how many parameters it bound, from the first */
+        int bind(PreparedStatement s, List<Long> chunk) throws SQLException;
     }
 
     /**
-     * Deletes those of {@code ids} the guard still lets go, a chunk a statement, passing shared files on
-     * first ({@link #passOnFiles}).
+     * Deletes those of {@code ids} the guard still lets go, a chunk a statement, passing shared files on first
+     * ({@link #passOnFiles}).
      *
-     * @param guard           the condition rows must still meet, with {@code guardParameters} {@code ?}s
-     * @param guardParameters how many parameters the guard has, bound by {@code binder} from the first
-     * @param what            words for the error, after the number of mails
+     * @param guard the condition rows must still meet
+     * @param what  words for the error, after the number of mails
      */
-    private int deleteWhere(List<Long> ids, String guard, int guardParameters, GuardBinder binder, String what) {
+    private int deleteWhere(List<Long> ids, Guard guard, String what) {
         if (ids.isEmpty()) {
             return 0;
         }
@@ -200,21 +244,18 @@ public class OperatorStore {
             int deleted = 0;
             for (List<Long> chunk : chunks(ids)) {
                 passOnFiles(c, chunk);
-                try (PreparedStatement s = c.prepareStatement("DELETE FROM MAIL_MESSAGE WHERE " + guard
+                try (PreparedStatement s = c.prepareStatement("DELETE FROM MAIL_MESSAGE WHERE " + guard.sql(chunk.size())
                         + " AND ID IN (" + marks(chunk.size()) + ")")) {
-                    binder.bind(s);
-                    bindIds(s, guardParameters + 1, chunk);
+                    bindIds(s, guard.bind(s, chunk) + 1, chunk);
                     deleted += s.executeUpdate();
                 }
-                // The events of a deleted mail go with it, delivered or not (MAIL_EVENT has no foreign key:
-                // an unsubscribe's event belongs to no mail).
-                for (String table : List.of("WEBHOOK_DELIVERY", "MAIL_EVENT")) {
-                    try (PreparedStatement s = c.prepareStatement("DELETE FROM " + table + " WHERE MAIL_ID IN ("
-                            + marks(chunk.size()) + ") AND NOT EXISTS (SELECT 1 FROM MAIL_MESSAGE m WHERE m.ID = "
-                            + table + ".MAIL_ID)")) {
-                        bindIds(s, 1, chunk);
-                        s.executeUpdate();
-                    }
+                // The webhook deliveries of a deleted mail go with it, delivered or not (no foreign key: a delivery
+                // of an unsubscribe belongs to no mail).
+                try (PreparedStatement s = c.prepareStatement("DELETE FROM WEBHOOK_DELIVERY WHERE MAIL_ID IN ("
+                        + marks(chunk.size()) + ") AND NOT EXISTS (SELECT 1 FROM MAIL_MESSAGE m WHERE m.ID ="
+                        + " WEBHOOK_DELIVERY.MAIL_ID)")) {
+                    bindIds(s, 1, chunk);
+                    s.executeUpdate();
                 }
             }
             return deleted;
@@ -274,39 +315,50 @@ public class OperatorStore {
     }
 
     /**
-     * The retention job's delete: those of {@code ids} that are still finished and whose every time lies
-     * before the cutoff (a mail requeued since it was read stays).
+     * The retention job's delete: those of {@code ids} that are still finished ({@link MailLifecycle#RETAINED_UNTIL_CUTOFF})
+     * and were enqueued and finished before the cutoff (a mail requeued since it was read stays).
      *
      * @param ids    mail ids
-     * @param cutoff rows whose last moment is before this may go
+     * @param cutoff mails whose last moment is before this may go
      * @return mails deleted
      * @throws StoreException when the database fails
      */
     public int deleteFinished(List<Long> ids, Instant cutoff) {
-        return deleteWhere(ids, FINISHED_BEFORE, 4, s -> {
-            for (int i = 1; i <= 4; i++) {
-                SqlTime.set(s, i, cutoff);
+        // Through a derived table: MariaDB refuses a subquery on the table a DELETE deletes from (error 1093);
+        // restricted to the chunk, so that it is worked out for the chunk's mails only.
+        return deleteWhere(ids, new Guard() {
+            @Override
+            public String sql(int size) {
+                return "ID IN (SELECT f.MAIL_ID FROM (" + FINISHED_BEFORE + " AND a.MAIL_ID IN (" + marks(size) + ")) f)";
+            }
+
+            @Override
+            public int bind(PreparedStatement s, List<Long> chunk) throws SQLException {
+                SqlTime.set(s, 1, cutoff);
+                SqlTime.set(s, 2, cutoff);
+                bindIds(s, 3, chunk);
+                return 2 + chunk.size();
             }
         }, " finished");
     }
 
     /**
-     * The retention job's delete of events that belong to no mail (an unsubscribe's {@code unsubscribed}
-     * event names an address and a list): those that happened before the cutoff, with their webhook
-     * delivery log, delivered or not, as a mail's events go with the mail.
+     * The retention job's delete of log rows that belong to no mail (an unsubscribe names an address and a list):
+     * those written before the cutoff, with their webhook deliveries, delivered or not, as a mail's events go
+     * with the mail.
      *
-     * @param cutoff events that happened before this go
-     * @return events deleted
+     * @param cutoff rows written before this go
+     * @return rows deleted
      * @throws StoreException when the database fails
      */
     public int deleteMaillessEventsBefore(Instant cutoff) {
         try (Connection c = tables.connect()) {
             try (PreparedStatement s = c.prepareStatement("DELETE FROM WEBHOOK_DELIVERY WHERE MAIL_ID IS NULL"
-                    + " AND EVENT_ID IN (SELECT e.ID FROM MAIL_EVENT e WHERE e.MAIL_ID IS NULL AND e.OCCURRED_AT < ?)")) {
+                    + " AND ATTEMPT_ID IN (SELECT a.ID FROM MAIL_ATTEMPT a WHERE a.MAIL_ID IS NULL AND a.FINISHED_AT < ?)")) {
                 SqlTime.set(s, 1, cutoff);
                 s.executeUpdate();
             }
-            try (PreparedStatement s = c.prepareStatement("DELETE FROM MAIL_EVENT WHERE MAIL_ID IS NULL AND OCCURRED_AT < ?")) {
+            try (PreparedStatement s = c.prepareStatement("DELETE FROM MAIL_ATTEMPT WHERE MAIL_ID IS NULL AND FINISHED_AT < ?")) {
                 SqlTime.set(s, 1, cutoff);
                 return s.executeUpdate();
             }
@@ -316,15 +368,20 @@ public class OperatorStore {
     }
 
     /**
-     * The retention rule as SQL: a final status, and every time of the row before the cutoff;
-     * four {@code ?}s, each the cutoff.
+     * The retention rule as SQL, the ids of mails that may go: finished in a status retention deletes, enqueued and
+     * finished before the cutoff, not in the queue; two {@code ?}s, each the cutoff. It reads the log's rows that
+     * record a status (their index) rather than MAIL_STATE, which would work out every mail's state.
      */
-    static final String FINISHED_BEFORE = "STATUS IN (" + literals(RETAINED_UNTIL_CUTOFF) + ") AND CREATED_AT < ?"
-            + " AND NOT_BEFORE < ? AND (LAST_ATTEMPT_AT IS NULL OR LAST_ATTEMPT_AT < ?)"
-            + " AND (SENT_AT IS NULL OR SENT_AT < ?)";
+    static final String FINISHED_BEFORE = "SELECT a.MAIL_ID FROM MAIL_ATTEMPT a JOIN MAIL_MESSAGE m ON m.ID = a.MAIL_ID"
+            + " WHERE a.MAIL_STATUS IN (" + MailLifecycle.literals(MailLifecycle.RETAINED_UNTIL_CUTOFF) + ")"
+            + " AND a.FINISHED_AT < ? AND m.CREATED_AT < ?"
+            // the mail's latest row that records a status (as MAIL_STATE reads it), and the mail out of the queue
+            + " AND NOT EXISTS (SELECT 1 FROM MAIL_ATTEMPT b WHERE b.MAIL_ID = a.MAIL_ID AND b.ID > a.ID"
+            + " AND b.MAIL_STATUS IS NOT NULL)"
+            + " AND NOT EXISTS (SELECT 1 FROM MAIL_QUEUE q WHERE q.MAIL_ID = a.MAIL_ID)";
 
     /**
-     * @param cutoff  rows whose last moment is before this may go
+     * @param cutoff  mails whose last moment is before this may go
      * @param afterId only ids greater than this, 0 or more (keyset paging)
      * @param max     most ids, 1 or more
      * @return ids of mails the retention job may delete, ascending
@@ -334,11 +391,10 @@ public class OperatorStore {
         try (Connection c = tables.connect()) {
             Dialect d = tables.dialect(c);
             try (PreparedStatement s = c.prepareStatement(d.kind().firstRows(
-                    "SELECT ID FROM MAIL_MESSAGE WHERE " + FINISHED_BEFORE + " AND ID > ? ORDER BY ID", max))) {
-                for (int i = 1; i <= 4; i++) {
-                    SqlTime.set(s, i, cutoff);
-                }
-                s.setLong(5, afterId);
+                    FINISHED_BEFORE + " AND a.MAIL_ID > ? ORDER BY a.MAIL_ID", max))) {
+                SqlTime.set(s, 1, cutoff);
+                SqlTime.set(s, 2, cutoff);
+                s.setLong(3, afterId);
                 return readIds(s);
             }
         } catch (SQLException e) {

@@ -1,34 +1,38 @@
 package dev.mailqueue.queue.control;
 
+import dev.mailqueue.settings.control.InDoubtPolicy;
+import dev.mailqueue.settings.control.RetryPolicy;
 import dev.mailqueue.api.EventType;
-import dev.mailqueue.mail.entity.AttemptOutcome;
-import dev.mailqueue.mail.entity.Texts;
+import dev.mailqueue.api.MailStatus;
+import dev.mailqueue.queue.entity.AttemptOutcome;
+import dev.mailqueue.queue.entity.Texts;
 import dev.mailqueue.schema.control.DatabaseKind;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
+import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.logging.Logger;
 
-import static dev.mailqueue.queue.control.Sql.*;
+import static dev.mailqueue.queue.control.Sql.setText;
 
 /**
- * Writes what claimers report: send-started marks, attempts with their outcome (the mail's next status
- * as {@link Transition} decides, the attempt log, per-recipient results), hand-backs and releases. Every
- * statement is conditional on the claimer's lease ({@code STATUS = 'SENDING' AND LEASE_OWNER = ?}), so a
- * claimer that lost its lease cannot undo its successor's work. Each recorded outcome writes its delivery
- * events ({@link AttemptEvents}) in the same transaction; an outcome whose lease was lost writes none.
+ * Writes what claimers report: lease renewals, outcomes (the mail's next state as {@link Transition} decides, and one
+ * row of its log, which is also its delivery event), hand-backs and releases. Every change of a mail is conditional
+ * on its claimer ({@code MAIL_QUEUE.CLAIMER = ?}), so a claimer that lost its lease cannot undo its successor's
+ * work. A finished mail leaves the queue (a delete of its narrow row); a mail tried again gets its new due time and
+ * attempts there; the mail's content is never written. Per group, on PostgreSQL: one DELETE for every finished mail
+ * (arrays), one multi-row INSERT for the log, whatever the group's size.
  */
 @ApplicationScoped
 public class OutcomeStore {
@@ -36,36 +40,28 @@ public class OutcomeStore {
     private static final Logger LOG = Logger.getLogger(OutcomeStore.class.getName());
 
     /** Noted on an attempt whose claimer had lost the lease when the outcome came to be recorded. */
-    static final String LEASE_LOST = "lease lost before the outcome was recorded; row left to its new owner";
+    static final String LEASE_LOST = "lease lost before the outcome was recorded; the mail was left to its new holder";
 
-    /** A claimer's leased row it never began to send goes back as it was; {@code ?}s: id, owner. By primary key. */
-    static final String RELEASE = "UPDATE MAIL_MESSAGE SET STATUS = 'QUEUED', LEASE_OWNER = NULL, LEASE_EXPIRES_AT = NULL"
-            + " WHERE ID = ? AND STATUS = 'SENDING' AND LEASE_OWNER = ? AND SEND_STARTED_AT IS NULL";
+    /** A finished mail leaves the queue; {@code ?}s: mail id, claimer. */
+    static final String FINISH = "DELETE FROM MAIL_QUEUE WHERE MAIL_ID = ? AND CLAIMER = ?";
 
-    /** {@code ?}s: at, id, owner. */
-    static final String MARK_STARTED = "UPDATE MAIL_MESSAGE SET SEND_STARTED_AT = ?"
-            + " WHERE ID = ? AND STATUS = 'SENDING' AND LEASE_OWNER = ?";
+    /** PostgreSQL: every finished mail of a group in one statement; {@code ?}s: mail ids, claimers (arrays). */
+    static final String FINISH_ALL = "DELETE FROM MAIL_QUEUE q USING (SELECT unnest(?::bigint[]) AS mail_id,"
+            + " unnest(?::bigint[]) AS claimer) d WHERE q.mail_id = d.mail_id AND q.claimer = d.claimer RETURNING q.mail_id";
 
-    /** {@code ?}s: status, remaining, not-before, last-attempt-at, sent-at, error, id, owner. */
-    static final String RECORD = "UPDATE MAIL_MESSAGE SET STATUS = ?, ATTEMPTS_REMAINING = ?, NOT_BEFORE = ?,"
-            + " LAST_ATTEMPT_AT = ?, SENT_AT = ?, LAST_ERROR = ?, LEASE_OWNER = NULL, LEASE_EXPIRES_AT = NULL,"
-            + " SEND_STARTED_AT = NULL WHERE ID = ? AND STATUS = 'SENDING' AND LEASE_OWNER = ?";
+    /** A mail tried again later; {@code ?}s: due at, attempts left, settled, mail id, claimer. */
+    static final String RETRY = "UPDATE MAIL_QUEUE SET DUE_AT = ?, ATTEMPTS_LEFT = ?, CLAIMER = NULL, CLAIM_NO = NULL,"
+            + " NOTE = NULL, SETTLED = CASE WHEN ? = 1 THEN 1 ELSE SETTLED END WHERE MAIL_ID = ? AND CLAIMER = ?";
 
-    /** A mail past its expires-at, not attempted; {@code ?}s: error, id, owner. */
-    static final String RECORD_EXPIRED = "UPDATE MAIL_MESSAGE SET STATUS = 'EXPIRED', LAST_ERROR = ?,"
-            + " LEASE_OWNER = NULL, LEASE_EXPIRES_AT = NULL, SEND_STARTED_AT = NULL"
-            + " WHERE ID = ? AND STATUS = 'SENDING' AND LEASE_OWNER = ?";
+    /** {@code ?}s: due at, note, mail id, claimer. */
+    static final String HAND_BACK = "UPDATE MAIL_QUEUE SET DUE_AT = ?, NOTE = COALESCE(?, NOTE), CLAIMER = NULL,"
+            + " CLAIM_NO = NULL WHERE MAIL_ID = ? AND CLAIMER = ?";
 
-    /** {@code ?}s: mail id, lower-case address. */
-    static final String DELETE_RECIPIENT = "DELETE FROM MAIL_RECIPIENT WHERE MAIL_ID = ? AND LOWER(ADDRESS) = ?";
+    /** A held mail never begun goes back as it was; {@code ?}s: mail id, claimer. */
+    static final String RELEASE = "UPDATE MAIL_QUEUE SET CLAIMER = NULL, CLAIM_NO = NULL WHERE MAIL_ID = ? AND CLAIMER = ?";
 
-    static final String INSERT_RECIPIENT = "INSERT INTO MAIL_RECIPIENT (MAIL_ID, ADDRESS, STATUS, REPLY_CODE,"
-            + " ENHANCED_STATUS, REPLY_TEXT, UPDATED_AT) VALUES (?, ?, ?, ?, ?, ?, ?)";
-
-    /** {@code ?}s: not-before, note, id, owner. */
-    static final String HAND_BACK = "UPDATE MAIL_MESSAGE SET STATUS = 'QUEUED', NOT_BEFORE = ?,"
-            + " LAST_ERROR = COALESCE(?, LAST_ERROR), LEASE_OWNER = NULL, LEASE_EXPIRES_AT = NULL,"
-            + " SEND_STARTED_AT = NULL WHERE ID = ? AND STATUS = 'SENDING' AND LEASE_OWNER = ?";
+    /** An ended claimer's lease goes, unless it still holds a mail; {@code ?}s: claimer, claimer. */
+    static final String END = "DELETE FROM MAIL_CLAIMER WHERE ID = ? AND NOT EXISTS (SELECT 1 FROM MAIL_QUEUE WHERE CLAIMER = ?)";
 
     @Inject
     QueueTables tables;
@@ -81,69 +77,34 @@ public class OutcomeStore {
     }
 
     /**
-     * Writes a group of claimers' changes in the caller's transaction, in JDBC batches by kind: lease
-     * renewals, marks, attempts (row, attempt log, recipients), hand-backs, releases. Per-recipient rows are de-duplicated
-     * by lower-case address first, so one mail's repeated recipient cannot fail the group.
+     * Writes a group of claimers' changes in the caller's transaction: outcomes (queue rows, then
+     * the log last), hand-backs, releases.
      *
      * @param changes the changes, in the order they were made
      * @param retry   the backoff, for transient failures
      * @param inDoubt the in-doubt policy
-     * @param verify  true when an earlier write of the same changes may have committed unseen (its
-     *                commit failed with the connection): an attempt whose row is no longer leased is
-     *                then looked up in the attempt log and not logged twice
-     * @throws StoreException when the database refuses; nothing of the group is written then (the
-     *                        caller's transaction rolls back)
+     * @param verify  true when an earlier write of the same changes may have committed unseen (its commit failed
+     *                with the connection): an outcome whose mail is no longer held is then looked up in the log and
+     *                not logged twice
+     * @throws StoreException when the database refuses; nothing of the group is written then (the caller's
+     *                        transaction rolls back)
      */
     public void apply(List<Change> changes, RetryPolicy retry, InDoubtPolicy inDoubt, boolean verify) {
-        List<Change.Renewed> renewals = new ArrayList<>();
-        List<Change.SendStarted> marks = new ArrayList<>();
         List<AttemptResult> attempts = new ArrayList<>();
         List<Change.HandedBack> handBacks = new ArrayList<>();
         List<Change.Released> releases = new ArrayList<>();
         for (Change change : changes) {
-            if (change instanceof Change.Renewed r) {
-                renewals.add(r);
-            } else if (change instanceof Change.SendStarted m) {
-                marks.add(m);
-            } else if (change instanceof Change.Attempted a) {
+            if (change instanceof Change.Attempted a) {
                 attempts.add(a.result());
             } else if (change instanceof Change.HandedBack h) {
                 handBacks.add(h);
-            } else if (change instanceof Change.Released r && !r.ids().isEmpty()) {
-                releases.add(r); // no statement for an empty one: see Batch
+            } else if (change instanceof Change.Released r) {
+                releases.add(r);
             }
         }
         try (Connection c = tables.connect()) {
             Dialect d = tables.dialect(c);
-            if (!renewals.isEmpty()) {
-                try (Batch batch = new Batch(c, d.kind(), ClaimStore.RENEW)) {
-                    PreparedStatement s = batch.statement();
-                    for (Change.Renewed r : renewals) {
-                        for (Long id : r.ids()) {
-                            SqlTime.set(s, 1, r.until());
-                            s.setLong(2, id);
-                            s.setString(3, r.owner());
-                            batch.add();
-                        }
-                    }
-                    batch.execute();
-                }
-            }
-            if (!marks.isEmpty()) {
-                try (Batch batch = new Batch(c, d.kind(), MARK_STARTED)) {
-                    PreparedStatement s = batch.statement();
-                    for (Change.SendStarted m : marks) {
-                        SqlTime.set(s, 1, m.at());
-                        s.setLong(2, m.mailId());
-                        s.setString(3, m.owner());
-                        batch.add();
-                    }
-                    batch.execute();
-                }
-            }
-            if (!attempts.isEmpty()) {
-                recordAttempts(c, d, attempts, retry, inDoubt, verify);
-            }
+            List<AttemptLog.Row> log = attempts.isEmpty() ? List.of() : recordAttempts(c, d, attempts, retry, inDoubt, verify);
             if (!handBacks.isEmpty()) {
                 try (Batch batch = new Batch(c, d.kind(), HAND_BACK)) {
                     PreparedStatement s = batch.statement();
@@ -151,114 +112,156 @@ public class OutcomeStore {
                         SqlTime.set(s, 1, h.dueAt());
                         setText(s, 2, Texts.clip(h.note(), 2000));
                         s.setLong(3, h.mailId());
-                        s.setString(4, h.owner());
+                        s.setLong(4, h.claimer());
                         batch.add();
                     }
                     batch.execute();
                 }
             }
-            if (!releases.isEmpty()) {
+            if (releases.stream().anyMatch(r -> !r.ids().isEmpty())) {
                 try (Batch batch = new Batch(c, d.kind(), RELEASE)) {
-                    PreparedStatement s = batch.statement();
                     for (Change.Released r : releases) {
                         for (Long id : r.ids()) {
-                            s.setLong(1, id);
-                            s.setString(2, r.owner());
+                            batch.statement().setLong(1, id);
+                            batch.statement().setLong(2, r.claimer());
                             batch.add();
                         }
                     }
                     batch.execute();
                 }
             }
+            if (releases.stream().anyMatch(Change.Released::ended)) {
+                try (Batch batch = new Batch(c, d.kind(), END)) {
+                    for (Change.Released r : releases) {
+                        if (r.ended()) {
+                            batch.statement().setLong(1, r.claimer());
+                            batch.statement().setLong(2, r.claimer());
+                            batch.add();
+                        }
+                    }
+                    batch.execute();
+                }
+            }
+            AttemptLog.insert(c, d, log);
         } catch (SQLException e) {
             throw new StoreException("could not record " + changes.size() + " dispatch changes", e);
         }
     }
 
-    private void recordAttempts(Connection c, Dialect d, List<AttemptResult> attempts, RetryPolicy retry,
-                                InDoubtPolicy inDoubt, boolean verify) throws SQLException {
-        List<AttemptResult> tried = new ArrayList<>();
-        List<AttemptResult> expired = new ArrayList<>();
+    /** @return the log rows of the outcomes, once their mails' queue rows are written */
+    private List<AttemptLog.Row> recordAttempts(Connection c, Dialect d, List<AttemptResult> attempts, RetryPolicy retry,
+                                                InDoubtPolicy inDoubt, boolean verify) throws SQLException {
+        Map<AttemptResult, Transition> next = new LinkedHashMap<>();
+        List<AttemptResult> finished = new ArrayList<>();
+        List<AttemptResult> again = new ArrayList<>();
         for (AttemptResult a : attempts) {
-            (a.verdict() == Verdict.EXPIRED ? expired : tried).add(a);
+            Transition t = Transition.after(a, retry, inDoubt);
+            next.put(a, t);
+            (t.status() == MailStatus.QUEUED ? again : finished).add(a);
         }
-        Map<AttemptResult, Boolean> leased = new LinkedHashMap<>();
-        Map<AttemptResult, Transition> transitions = new HashMap<>();
-        List<EventLog.Row> events = new ArrayList<>();
-        if (!tried.isEmpty()) {
-            try (Batch batch = new Batch(c, d.kind(), RECORD)) {
+        Set<AttemptResult> held = new HashSet<>();
+        if (!finished.isEmpty()) {
+            held.addAll(finish(c, d, finished));
+        }
+        if (!again.isEmpty()) {
+            try (Batch batch = new Batch(c, d.kind(), RETRY)) {
                 PreparedStatement s = batch.statement();
-                for (AttemptResult a : tried) {
-                    Transition t = Transition.after(a, retry, inDoubt);
-                    transitions.put(a, t);
-                    s.setString(1, t.status().name());
+                for (AttemptResult a : again) {
+                    Transition t = next.get(a);
+                    SqlTime.set(s, 1, t.notBefore());
                     s.setInt(2, t.attemptsRemaining());
-                    SqlTime.set(s, 3, t.notBefore());
-                    SqlTime.set(s, 4, a.startedAt());
-                    SqlTime.set(s, 5, a.sent() ? a.finishedAt() : null);
-                    setText(s, 6, Texts.clip(t.error(), 2000));
-                    s.setLong(7, a.mailId());
-                    s.setString(8, a.owner());
+                    s.setInt(3, a.recipients().isEmpty() ? 0 : 1);
+                    s.setLong(4, a.mailId());
+                    s.setLong(5, a.lease().claimer());
                     batch.add();
                 }
                 int[] counts = batch.execute();
-                for (int i = 0; i < tried.size(); i++) {
-                    leased.put(tried.get(i), applied(counts[i]));
-                }
-            }
-        }
-        if (!expired.isEmpty()) {
-            try (Batch batch = new Batch(c, d.kind(), RECORD_EXPIRED)) {
-                PreparedStatement s = batch.statement();
-                for (AttemptResult a : expired) {
-                    setText(s, 1, Texts.clip(a.error(), 2000));
-                    s.setLong(2, a.mailId());
-                    s.setString(3, a.owner());
-                    batch.add();
-                }
-                int[] counts = batch.execute(); // not an attempt: nothing is logged, whatever the count
-                for (int i = 0; i < expired.size(); i++) {
-                    if (applied(counts[i])) {
-                        AttemptResult a = expired.get(i);
-                        events.add(EventLog.Row.of(a.mailId(), EventType.EXPIRED, a.finishedAt(), null, a.error()));
+                for (int i = 0; i < again.size(); i++) {
+                    if (Sql.applied(counts[i])) {
+                        held.add(again.get(i));
                     }
                 }
             }
         }
-        List<AttemptLog.Row> rows = new ArrayList<>();
-        List<AttemptResult> withRecipients = new ArrayList<>();
-        for (Map.Entry<AttemptResult, Boolean> e : leased.entrySet()) {
-            AttemptResult a = e.getKey();
-            String error = a.error();
-            if (!e.getValue()) {
-                if (verify && attemptLogged(c, a)) {
-                    continue; // the earlier write committed after all
-                }
-                LOG.warning(() -> "Mail " + a.mailId() + ": " + LEASE_LOST + " (claimer " + a.owner() + ")");
-                error = error == null ? LEASE_LOST : error + "; " + LEASE_LOST;
-            } else {
-                if (!a.recipients().isEmpty()) {
-                    withRecipients.add(a);
-                }
-                AttemptEvents.of(a, transitions.get(a), events);
+        List<AttemptLog.Row> rows = new ArrayList<>(attempts.size());
+        for (AttemptResult a : attempts) {
+            Transition t = next.get(a);
+            if (held.contains(a)) {
+                EventType event = AttemptEvents.of(a, t);
+                rows.add(new AttemptLog.Row(a.mailId(), a.startedAt(), a.finishedAt(), a.server(), a.owner(),
+                        outcomeOf(a.verdict()), a.replyCode(), a.replyText(), t.error(), a.enhancedStatus(), a.account(),
+                        t.status(), event, null, t.status() == MailStatus.QUEUED ? t.notBefore() : null, a.recipients()));
+                continue;
             }
+            if (verify && logged(c, a)) {
+                continue; // the earlier write committed after all
+            }
+            LOG.warning(() -> "Mail " + a.mailId() + ": " + LEASE_LOST + " (claimer " + a.owner() + ")");
             rows.add(new AttemptLog.Row(a.mailId(), a.startedAt(), a.finishedAt(), a.server(), a.owner(),
-                    outcomeOf(a.verdict()), a.replyCode(), a.replyText(), error, a.enhancedStatus(), a.account()));
+                    outcomeOf(a.verdict()), a.replyCode(), a.replyText(), a.error() == null ? LEASE_LOST
+                    : a.error() + "; " + LEASE_LOST, a.enhancedStatus(), a.account(), null, null, null, null, List.of()));
         }
-        AttemptLog.insert(c, d, rows);
-        recordRecipients(c, d.kind(), withRecipients);
-        EventLog.insert(c, d, events);
+        return rows;
+    }
+
+    /** @return the finished mails whose queue row their claimer still held, now deleted */
+    private static Set<AttemptResult> finish(Connection c, Dialect d, List<AttemptResult> finished) throws SQLException {
+        Set<AttemptResult> held = new HashSet<>();
+        if (d.kind() == DatabaseKind.POSTGRESQL) {
+            Long[] mails = new Long[finished.size()];
+            Long[] claimers = new Long[finished.size()];
+            for (int i = 0; i < finished.size(); i++) {
+                mails[i] = finished.get(i).mailId();
+                claimers[i] = finished.get(i).lease().claimer();
+            }
+            Set<Long> deleted = new HashSet<>();
+            Array mailArray = c.createArrayOf("bigint", mails);
+            Array claimerArray = c.createArrayOf("bigint", claimers);
+            try (PreparedStatement s = c.prepareStatement(FINISH_ALL)) {
+                s.setArray(1, mailArray);
+                s.setArray(2, claimerArray);
+                try (ResultSet r = s.executeQuery()) {
+                    while (r.next()) {
+                        deleted.add(r.getLong(1));
+                    }
+                }
+            } finally {
+                mailArray.free();
+                claimerArray.free();
+            }
+            for (AttemptResult a : finished) {
+                if (deleted.contains(a.mailId())) {
+                    held.add(a);
+                }
+            }
+            return held;
+        }
+        try (Batch batch = new Batch(c, d.kind(), FINISH)) {
+            for (AttemptResult a : finished) {
+                batch.statement().setLong(1, a.mailId());
+                batch.statement().setLong(2, a.lease().claimer());
+                batch.add();
+            }
+            int[] counts = batch.execute();
+            for (int i = 0; i < finished.size(); i++) {
+                if (Sql.applied(counts[i])) {
+                    held.add(finished.get(i));
+                }
+            }
+        }
+        return held;
     }
 
     private static AttemptOutcome outcomeOf(Verdict verdict) {
         return switch (verdict) {
             case SENT -> AttemptOutcome.SENT;
             case IN_DOUBT -> AttemptOutcome.IN_DOUBT;
+            case EXPIRED -> AttemptOutcome.EXPIRED;
             default -> AttemptOutcome.FAILED;
         };
     }
 
-    private static boolean attemptLogged(Connection c, AttemptResult a) throws SQLException {
+    private static boolean logged(Connection c, AttemptResult a) throws SQLException {
         try (PreparedStatement s = c.prepareStatement("SELECT 1 FROM MAIL_ATTEMPT WHERE MAIL_ID = ? AND LEASE_OWNER = ?"
                 + " AND STARTED_AT = ?")) {
             s.setLong(1, a.mailId());
@@ -267,52 +270,6 @@ public class OutcomeStore {
             try (ResultSet r = s.executeQuery()) {
                 return r.next();
             }
-        }
-    }
-
-    /** Replaces the recipient rows an attempt reports: one row per lower-case address. */
-    private static void recordRecipients(Connection c, DatabaseKind kind, List<AttemptResult> attempts) throws SQLException {
-        if (attempts.isEmpty()) {
-            return;
-        }
-        Map<Long, Map<String, RecipientResult>> byMail = new LinkedHashMap<>();
-        Map<Long, Instant> at = new HashMap<>();
-        for (AttemptResult a : attempts) {
-            Map<String, RecipientResult> unique = byMail.computeIfAbsent(a.mailId(), id -> new LinkedHashMap<>());
-            for (RecipientResult r : a.recipients()) {
-                unique.putIfAbsent(r.address().toLowerCase(Locale.ROOT), r);
-            }
-            at.put(a.mailId(), a.finishedAt());
-        }
-        try (PreparedStatement delete = c.prepareStatement(DELETE_RECIPIENT)) {
-            for (Map.Entry<Long, Map<String, RecipientResult>> mail : byMail.entrySet()) {
-                for (String key : mail.getValue().keySet()) {
-                    delete.setLong(1, mail.getKey());
-                    delete.setString(2, key);
-                    delete.addBatch();
-                }
-            }
-            delete.executeBatch();
-        }
-        try (Batch insertBatch = new Batch(c, kind, INSERT_RECIPIENT)) {
-            PreparedStatement insert = insertBatch.statement();
-            for (Map.Entry<Long, Map<String, RecipientResult>> mail : byMail.entrySet()) {
-                for (RecipientResult r : mail.getValue().values()) {
-                    insert.setLong(1, mail.getKey());
-                    insert.setString(2, Texts.clip(r.address(), 254));
-                    insert.setString(3, r.status().name());
-                    if (r.replyCode() == null) {
-                        insert.setNull(4, Types.INTEGER);
-                    } else {
-                        insert.setInt(4, r.replyCode());
-                    }
-                    setText(insert, 5, r.enhancedStatus());
-                    setText(insert, 6, Texts.clip(r.replyText(), 1000));
-                    SqlTime.set(insert, 7, at.get(mail.getKey()));
-                    insertBatch.add();
-                }
-            }
-            insertBatch.execute();
         }
     }
 }

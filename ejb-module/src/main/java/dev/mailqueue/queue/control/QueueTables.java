@@ -54,7 +54,7 @@ public class QueueTables {
         Dialect d = dialect;
         if (d == null) {
             DatabaseKind kind = DatabaseKind.of(c.getMetaData().getDatabaseProductName());
-            d = new Dialect(kind, LeaseStrategy.of(kind), new IdBlocks("MAIL_MESSAGE_SEQ"), new IdBlocks("MAIL_ATTEMPT_SEQ"));
+            d = new Dialect(kind, LeaseStrategy.of(kind));
             synchronized (this) {
                 if (dialect == null) {
                     dialect = d;

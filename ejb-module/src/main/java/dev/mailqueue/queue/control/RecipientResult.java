@@ -1,6 +1,6 @@
 package dev.mailqueue.queue.control;
 
-import dev.mailqueue.mail.entity.RecipientStatus;
+import dev.mailqueue.queue.entity.RecipientStatus;
 
 /**
  * What one attempt came to for one recipient.

@@ -1,5 +1,7 @@
 package dev.mailqueue.queue.control;
 
+import dev.mailqueue.api.MailStatus;
+import dev.mailqueue.queue.entity.AttemptOutcome;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -9,30 +11,35 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The console's chart data: per bucket of a range (the last one holding now), attempts that sent, failed
- * and were deferred, and the queue's depth at the bucket's end. Four queries, whatever the range and the
- * queue's size, each aggregating in the database (no row comes back per mail):
+ * and were deferred, and the queue's depth at the bucket's end. Three queries, whatever the range and the
+ * queue's size, each aggregating in the database (no row comes back per mail), each reading the log
+ * (MAIL_ATTEMPT, insert only, so what happened in a bucket stays as it was):
  * <ol>
- *   <li>attempts per bucket of their end, by outcome: {@code SENT}; {@code FAILED} that ended its mail (the
- *       mail is FAILED and this was its last attempt) is <em>failed</em>, any other {@code FAILED} is
- *       <em>deferred</em> (tried again, or requeued since); reports that came back later and attempts left
- *       in doubt are not counted;</li>
- *   <li>mails not yet ended now (QUEUED, SENDING, HELD);</li>
- *   <li>and 4. (one statement) mails created per bucket, and mails that ended per bucket: SENT at their
- *       sent-at, FAILED at the end of their last attempt, EXPIRED when the claim that found them expired
- *       took them (else at their expiry), SUPPRESSED at the claim that found nobody left, CANCELLED at
- *       their {@code cancelled} event (else at their creation).</li>
+ *   <li>attempts per bucket of their end, by outcome: {@code SENT}; {@code FAILED} that failed its mail (its
+ *       row recorded the mail FAILED) is <em>failed</em>, any other {@code FAILED} is <em>deferred</em> (tried
+ *       again); reports that came back later and attempts left in doubt are not counted;</li>
+ *   <li>mails waiting now ({@link MailLifecycle#WAITING}): the queue's rows (QUEUED, SENDING), and the mails out
+ *       of the queue whose latest status row left them waiting (HELD);</li>
+ *   <li>mails that began to wait per bucket (created, or requeued from a finished status) and mails that ended
+ *       per bucket (a log row that recorded a {@link MailLifecycle#FINISHED} status: sent, failed, expired,
+ *       cancelled, suppressed, each when it happened).</li>
  * </ol>
- * The depth at a bucket's end is then the depth now, less the mails created after it, plus those that
- * ended after it. It counts the rows still present: mails deleted (by retention or an operator) are in
- * no bucket, and a mail requeued since counts as waiting from its creation on. Mail suppressed at
- * enqueue never waited and is left out. With an account, attempts count for the account that made them,
- * mails for the account they are routed to (mail routed to none for the default account).
+ * The depth at a bucket's end is then the depth now, less the mails that began to wait after it, plus those that
+ * ended after it. It counts the rows still present: mails deleted (by retention or an operator) are in no
+ * bucket. Mail suppressed at enqueue begins and ends at its creation, in one bucket: it never counts as waiting.
+ * With an account, attempts count for the account that made them, mails for the account they are routed to (mail
+ * routed to none for the default account). On PostgreSQL every part has an index to read by (the planner scans
+ * instead when the range holds most rows): the log by the times of its rows (BRIN) or by status and time,
+ * MAIL_MESSAGE by creation (BRIN); the queue is read whole (it holds only what waits).
  */
 @ApplicationScoped
 public class SeriesStore {
@@ -96,13 +103,19 @@ public class SeriesStore {
     public record Bucket(Instant start, long sent, long failed, long deferred, long queued) {
     }
 
-    /**
-     * Mails not yet ended, one count per status, each by an index on every database (a SENDING row always
-     * has a lease: PostgreSQL's lease index holds only rows with one).
-     */
-    static final String WAITING_NOW = "SELECT COUNT(*) FROM MAIL_MESSAGE WHERE STATUS = 'QUEUED'%1$s"
-            + " UNION ALL SELECT COUNT(*) FROM MAIL_MESSAGE WHERE STATUS = 'SENDING' AND LEASE_EXPIRES_AT IS NOT NULL%1$s"
-            + " UNION ALL SELECT COUNT(*) FROM MAIL_MESSAGE WHERE STATUS = 'HELD'%1$s";
+    /** Waiting statuses a mail out of the queue can have (HELD): the latest status row of its log says it. */
+    static final Set<MailStatus> WAITING_OUT_OF_QUEUE = waitingOutOfQueue();
+
+    private static Set<MailStatus> waitingOutOfQueue() {
+        Set<MailStatus> statuses = EnumSet.noneOf(MailStatus.class);
+        statuses.addAll(MailLifecycle.WAITING);
+        statuses.removeAll(MailLifecycle.LIVE);
+        return Collections.unmodifiableSet(statuses);
+    }
+
+    /** The condition that log row {@code a} is the latest of its mail that recorded a status. */
+    static final String LATEST_STATUS = "NOT EXISTS (SELECT 1 FROM MAIL_ATTEMPT n WHERE n.MAIL_ID = a.MAIL_ID"
+            + " AND n.MAIL_STATUS IS NOT NULL AND n.ID > a.ID)";
 
     @Inject
     QueueTables tables;
@@ -137,14 +150,13 @@ public class SeriesStore {
         try (Connection c = tables.connect()) {
             Dialect d = tables.dialect(c);
             String mailAccount = accountCondition("m.SMTP_ACCOUNT", account, defaultAccount);
-            String plain = accountCondition("SMTP_ACCOUNT", account, defaultAccount);
-            // 1. attempts per bucket, by outcome and whether the attempt ended its mail FAILED
+            String ofMail = account == null ? "" : " JOIN MAIL_MESSAGE m ON m.ID = a.MAIL_ID";
+            // 1. attempts per bucket, by outcome and whether the attempt failed its mail
             String attempts = "SELECT b, OUTCOME, fin, COUNT(*) FROM (SELECT "
                     + d.kind().bucketOf("a.FINISHED_AT", range.bucketSeconds()) + " AS b, a.OUTCOME AS OUTCOME,"
-                    + " CASE WHEN a.OUTCOME = 'FAILED' AND m.STATUS = 'FAILED' AND a.STARTED_AT = m.LAST_ATTEMPT_AT"
-                    + " THEN 1 ELSE 0 END AS fin FROM MAIL_ATTEMPT a JOIN MAIL_MESSAGE m ON m.ID = a.MAIL_ID"
-                    + " WHERE a.FINISHED_AT >= ? AND a.OUTCOME IN ('SENT', 'FAILED')"
-                    + accountCondition("a.SMTP_ACCOUNT", account, defaultAccount) + ") x GROUP BY b, OUTCOME, fin";
+                    + " CASE WHEN a.MAIL_STATUS = '" + MailStatus.FAILED + "' THEN 1 ELSE 0 END AS fin FROM MAIL_ATTEMPT a"
+                    + " WHERE a.FINISHED_AT >= ? AND a.OUTCOME IN ('" + AttemptOutcome.SENT + "', '" + AttemptOutcome.FAILED
+                    + "')" + accountCondition("a.SMTP_ACCOUNT", account, defaultAccount) + ") x GROUP BY b, OUTCOME, fin";
             try (PreparedStatement s = c.prepareStatement(attempts)) {
                 int i = 1;
                 SqlTime.set(s, i++, first);
@@ -154,7 +166,7 @@ public class SeriesStore {
                     while (r.next()) {
                         int bucket = clamp(r.getLong(1), n);
                         long count = r.getLong(4);
-                        if ("SENT".equals(r.getString(2))) {
+                        if (AttemptOutcome.SENT.name().equals(r.getString(2))) {
                             sent[bucket] += count;
                         } else if (r.getInt(3) == 1) {
                             failed[bucket] += count;
@@ -164,45 +176,43 @@ public class SeriesStore {
                     }
                 }
             }
-            // 2. mails not yet ended, now
-            try (PreparedStatement s = c.prepareStatement(WAITING_NOW.formatted(plain))) {
-                int i = 1;
-                for (int part = 0; part < 3; part++) {
-                    i = bindAccount(s, i, account);
-                }
+            // 2. mails waiting now: in the queue, and held
+            String waitingNow = "SELECT COUNT(*) FROM MAIL_QUEUE q WHERE 1 = 1"
+                    + accountCondition("q.SMTP_ACCOUNT", account, defaultAccount)
+                    + " UNION ALL SELECT COUNT(*) FROM MAIL_ATTEMPT a" + ofMail + " WHERE a.MAIL_STATUS IN ("
+                    + MailLifecycle.literals(WAITING_OUT_OF_QUEUE) + ") AND " + LATEST_STATUS
+                    + " AND NOT EXISTS (SELECT 1 FROM MAIL_QUEUE q WHERE q.MAIL_ID = a.MAIL_ID)" + mailAccount;
+            try (PreparedStatement s = c.prepareStatement(waitingNow)) {
+                int i = bindAccount(s, 1, account);
+                bindAccount(s, i, account);
                 try (ResultSet r = s.executeQuery()) {
                     while (r.next()) {
                         waiting += r.getLong(1);
                     }
                 }
             }
-            // 3. and 4. mails created and mails ended, per bucket
-            String cancelledAt = "COALESCE((SELECT MAX(e.OCCURRED_AT) FROM MAIL_EVENT e WHERE e.MAIL_ID = m.ID"
-                    + " AND e.EVENT_TYPE = 'CANCELLED'), m.CREATED_AT)";
+            // 3. mails that began to wait (k = 1: created, or requeued from a finished status) and that ended
+            //    (k = 2), per bucket
+            String finished = MailLifecycle.literals(MailLifecycle.FINISHED);
             String changes = "SELECT k, b, COUNT(*) FROM (SELECT k, " + d.kind().bucketOf("t", range.bucketSeconds())
                     + " AS b FROM ("
                     + "SELECT 1 AS k, CREATED_AT AS t FROM MAIL_MESSAGE WHERE CREATED_AT >= ?"
-                    + " AND (STATUS <> 'SUPPRESSED' OR CLAIMED_AT IS NOT NULL)" + plain
-                    + " UNION ALL SELECT 2 AS k, SENT_AT AS t FROM MAIL_MESSAGE WHERE STATUS = 'SENT' AND SENT_AT >= ?" + plain
-                    + " UNION ALL SELECT 2 AS k, a.FINISHED_AT AS t FROM MAIL_ATTEMPT a JOIN MAIL_MESSAGE m ON m.ID = a.MAIL_ID"
-                    + " WHERE a.FINISHED_AT >= ? AND a.OUTCOME = 'FAILED' AND m.STATUS = 'FAILED'"
-                    + " AND a.STARTED_AT = m.LAST_ATTEMPT_AT" + mailAccount
-                    + " UNION ALL SELECT 2 AS k, CASE m.STATUS WHEN 'EXPIRED' THEN COALESCE(m.CLAIMED_AT, m.EXPIRES_AT, m.CREATED_AT)"
-                    + " WHEN 'SUPPRESSED' THEN m.CLAIMED_AT ELSE " + cancelledAt + " END AS t FROM MAIL_MESSAGE m"
-                    + " WHERE m.STATUS IN ('EXPIRED', 'CANCELLED', 'SUPPRESSED')"
-                    + " AND (m.STATUS <> 'SUPPRESSED' OR m.CLAIMED_AT IS NOT NULL)" + mailAccount
-                    + ") x WHERE t >= ?) y GROUP BY k, b";
+                    + accountCondition("SMTP_ACCOUNT", account, defaultAccount)
+                    + " UNION ALL SELECT 2 AS k, a.FINISHED_AT AS t FROM MAIL_ATTEMPT a" + ofMail
+                    + " WHERE a.MAIL_STATUS IN (" + finished + ") AND a.FINISHED_AT >= ?" + mailAccount
+                    + " UNION ALL SELECT 1 AS k, a.FINISHED_AT AS t FROM MAIL_ATTEMPT a" + ofMail
+                    + " WHERE a.MAIL_STATUS = '" + MailStatus.QUEUED + "' AND a.FINISHED_AT >= ? AND a.OUTCOME = '"
+                    + AttemptOutcome.REQUEUED + "' AND EXISTS (SELECT 1 FROM MAIL_ATTEMPT p WHERE p.MAIL_ID = a.MAIL_ID"
+                    + " AND p.MAIL_STATUS IN (" + finished + ") AND p.ID = (SELECT MAX(e.ID) FROM MAIL_ATTEMPT e"
+                    + " WHERE e.MAIL_ID = a.MAIL_ID AND e.MAIL_STATUS IS NOT NULL AND e.ID < a.ID))" + mailAccount
+                    + ") x) y GROUP BY k, b";
             try (PreparedStatement s = c.prepareStatement(changes)) {
                 int i = 1;
                 SqlTime.set(s, i++, first); // the buckets' start
-                SqlTime.set(s, i++, first);
-                i = bindAccount(s, i, account);
-                SqlTime.set(s, i++, first);
-                i = bindAccount(s, i, account);
-                SqlTime.set(s, i++, first);
-                i = bindAccount(s, i, account);
-                i = bindAccount(s, i, account);
-                SqlTime.set(s, i, first);
+                for (int part = 0; part < 3; part++) {
+                    SqlTime.set(s, i++, first);
+                    i = bindAccount(s, i, account);
+                }
                 try (ResultSet r = s.executeQuery()) {
                     while (r.next()) {
                         (r.getInt(1) == 1 ? created : ended)[clamp(r.getLong(2), n)] += r.getLong(3);
@@ -217,8 +227,8 @@ public class SeriesStore {
     }
 
     /**
-     * @return the buckets, with each one's depth at its end: the depth now, less the mails created after
-     *         it, plus those ended after it (never below 0)
+     * @return the buckets, with each one's depth at its end: the depth now, less the mails that began to wait
+     *         after it, plus those ended after it (never below 0)
      */
     static List<Bucket> buckets(Range range, Instant first, long[] sent, long[] failed, long[] deferred, long waitingNow,
                                 long[] created, long[] ended) {

@@ -1,7 +1,5 @@
 package dev.mailqueue.queue.control;
 
-import dev.mailqueue.api.MailStatus;
-
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -10,8 +8,6 @@ import java.sql.Types;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Set;
-import java.util.stream.Collectors;
 
 /** Small JDBC helpers the stores share. */
 final class Sql {
@@ -29,10 +25,6 @@ final class Sql {
      */
     static boolean applied(int count) {
         return count == 1 || count == Statement.SUCCESS_NO_INFO;
-    }
-
-    static String literals(Set<MailStatus> statuses) {
-        return statuses.stream().map(s -> "'" + s.name() + "'").sorted().collect(Collectors.joining(", "));
     }
 
     static List<List<Long>> chunks(List<Long> ids) {

@@ -1,6 +1,6 @@
 package dev.mailqueue.queue.control;
 
-import dev.mailqueue.simulator.control.SimulatorAddress;
+import dev.mailqueue.address.control.SimulatorAddress;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -17,7 +17,8 @@ import java.util.Set;
 /**
  * Which recipients of mails about to be enqueued, or just claimed, are on the suppression list, for all
  * mail or for the mail's own list ({@link NewMail#unsubscribeList()}): one query per enqueue or claim (per
- * 500 distinct addresses), on the list's primary key, in that transaction. The simulator's
+ * 500 distinct addresses), on the list's primary key, in that transaction; none while the list is empty (the
+ * enqueue and the claim learn that in a statement they make anyway). The simulator's
  * {@code suppressed@} address ({@link SimulatorAddress}) counts as listed for all mail without a row.
  */
 final class Suppressed {
@@ -32,7 +33,8 @@ final class Suppressed {
      * @return the addresses (normalised as {@link SuppressionStore#normalise}) among the mails' recipients
      *         that are on the suppression list, each with the scopes it is suppressed in
      */
-    static Map<String, Set<String>> among(Connection c, List<MailGroup> groups) throws SQLException {
+    static Map<String, Set<String>> among(Connection c, List<MailGroup> groups, boolean anySuppression)
+            throws SQLException {
         Set<String> addresses = new LinkedHashSet<>();
         for (MailGroup group : groups) {
             for (NewMail mail : group.mails()) {
@@ -41,17 +43,19 @@ final class Suppressed {
                 }
             }
         }
-        return scopes(c, addresses);
+        return scopes(c, addresses, anySuppression);
     }
 
     /**
-     * @param addresses addresses normalised as {@link SuppressionStore#normalise}
+     * @param addresses      addresses normalised as {@link SuppressionStore#normalise}
+     * @param anySuppression whether the suppression list holds anything: when not, no query is made
      * @return those of them on the suppression list, each with the scopes it is suppressed in
      */
-    static Map<String, Set<String>> scopes(Connection c, Set<String> addresses) throws SQLException {
+    static Map<String, Set<String>> scopes(Connection c, Set<String> addresses, boolean anySuppression)
+            throws SQLException {
         Map<String, Set<String>> suppressed = new HashMap<>();
         List<String> all = new ArrayList<>(addresses);
-        for (int from = 0; from < all.size(); from += IN_LIST) {
+        for (int from = 0; anySuppression && from < all.size(); from += IN_LIST) {
             List<String> part = all.subList(from, Math.min(all.size(), from + IN_LIST));
             try (PreparedStatement s = c.prepareStatement("SELECT ADDRESS, SCOPE FROM SUPPRESSION WHERE ADDRESS IN ("
                     + Sql.marks(part.size()) + ")")) {

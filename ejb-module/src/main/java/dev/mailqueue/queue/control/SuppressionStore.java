@@ -1,7 +1,8 @@
 package dev.mailqueue.queue.control;
 
+import dev.mailqueue.settings.control.SoftBounceRule;
 import dev.mailqueue.api.EventType;
-import dev.mailqueue.mail.entity.Texts;
+import dev.mailqueue.queue.entity.Texts;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -115,9 +116,10 @@ public class SuppressionStore {
             SqlTime.set(s, 6, now);
             s.executeUpdate();
         }
-        if (reason == Reason.UNSUBSCRIBE) { // an event about an address and a list, of no one mail
-            EventLog.insert(c, tables.dialect(c), List.of(new EventLog.Row(null, EventType.UNSUBSCRIBED, now, key, null,
-                    null, ALL.equals(scope) ? "all mail" : scope, null)));
+        if (reason == Reason.UNSUBSCRIBE) { // a log row (and event) about an address and a list, of no one mail
+            AttemptLog.insert(c, tables.dialect(c), List.of(new AttemptLog.Row(null, now, now, "-", "one-click-unsubscribe",
+                    dev.mailqueue.queue.entity.AttemptOutcome.UNSUBSCRIBED, null, null, ALL.equals(scope) ? "all mail" : scope,
+                    null, null, null, EventType.UNSUBSCRIBED, key, null, List.of())));
         }
         return true;
     }

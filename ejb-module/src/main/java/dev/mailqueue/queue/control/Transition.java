@@ -1,5 +1,7 @@
 package dev.mailqueue.queue.control;
 
+import dev.mailqueue.settings.control.InDoubtPolicy;
+import dev.mailqueue.settings.control.RetryPolicy;
 import dev.mailqueue.api.MailStatus;
 
 import java.time.Instant;
@@ -15,8 +17,9 @@ import java.time.Instant;
  *       mail's expires-at;</li>
  *   <li>in doubt (no answer to the end of DATA): as transient, never at once, but HELD under
  *       {@link InDoubtPolicy#HOLD} or when no attempt is left;</li>
- *   <li>a lease that ran out before its claimer began to send: QUEUED as it was; after: in doubt, QUEUED
- *       at once under {@link InDoubtPolicy#RESEND} (the lease time has passed already), else HELD.</li>
+ *   <li>a lease that ran out: its claimer's mails go back to the queue as they were, but for its first
+ *       unrecorded mail, which is in doubt ({@link ExpiredLease}): QUEUED at once under
+ *       {@link InDoubtPolicy#RESEND} (the lease time has passed already), else HELD.</li>
  * </ul>
  *
  * @param status            the new status
@@ -67,12 +70,12 @@ public record Transition(MailStatus status, int attemptsRemaining, Instant notBe
     public static Transition afterLostLease(ExpiredLease lease, InDoubtPolicy inDoubt, Instant now) {
         if (!lease.inDoubt()) {
             return new Transition(MailStatus.QUEUED, lease.attemptsRemaining(), now,
-                    "lease of " + lease.owner() + " ran out before sending began; queued again");
+                    "lease of " + lease.owner() + " ran out before it sent this mail; queued again");
         }
         int left = Math.max(0, lease.attemptsRemaining() - 1);
         boolean resend = inDoubt == InDoubtPolicy.RESEND && left > 0;
         return new Transition(resend ? MailStatus.QUEUED : MailStatus.HELD, left, now,
-                "in doubt: the lease of " + lease.owner() + " ran out after sending began at " + lease.sendStartedAt()
-                        + "; " + (resend ? "sending again with the same Message-ID" : "held for review"));
+                "in doubt: the lease of " + lease.owner() + " ran out with this mail its first unrecorded one, which it may"
+                        + " have sent; " + (resend ? "sending again with the same Message-ID" : "held for review"));
     }
 }

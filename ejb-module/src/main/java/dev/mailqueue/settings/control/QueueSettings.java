@@ -1,8 +1,5 @@
 package dev.mailqueue.settings.control;
 
-import dev.mailqueue.queue.control.InDoubtPolicy;
-import dev.mailqueue.queue.control.RetryPolicy;
-import dev.mailqueue.queue.control.SoftBounceRule;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.config.Config;
@@ -41,6 +38,8 @@ public class QueueSettings {
     private String bounceFolder;
     private int bounceChunkSize;
     private SoftBounceRule softBounces;
+    private ReportLimits bounceLimits;
+    private String bounceQuarantineFolder;
     private String instance;
     private DeliveryMode deliveryMode;
     private String redirectTo;
@@ -90,6 +89,11 @@ public class QueueSettings {
         bounceChunkSize = (int) r.longIn("mailqueue.bounce.chunk-size", 1, 1000);
         softBounces = new SoftBounceRule((int) r.longIn("mailqueue.bounce.soft-limit", 0, 1000),
                 Duration.ofDays(r.longIn("mailqueue.bounce.soft-window.days", 1, 365)));
+        bounceLimits = new ReportLimits((int) r.longIn("mailqueue.bounce.max-message-bytes", 16_384, 64 << 20),
+                (int) r.longIn("mailqueue.bounce.max-parts", 3, 10_000),
+                (int) r.longIn("mailqueue.bounce.max-depth", 2, 100),
+                (int) r.longIn("mailqueue.bounce.max-recipients", 1, 1_000));
+        bounceQuarantineFolder = r.text("mailqueue.bounce.quarantine-folder");
         deliveryMode = r.choice("mailqueue.delivery.mode", DeliveryMode.class);
         redirectTo = redirectAddress(config.apply("mailqueue.delivery.redirect-to"), deliveryMode);
         String named = config.apply("mailqueue.instance");
@@ -249,6 +253,22 @@ public class QueueSettings {
     /** @return reports the bounce intake records per chunk, 1 to 1,000 (default 20) */
     public int bounceChunkSize() {
         return bounceChunkSize;
+    }
+
+    /**
+     * @return what one message of the bounce mailbox may cost: {@code mailqueue.bounce.max-message-bytes},
+     *         {@code .max-parts}, {@code .max-depth} and {@code .max-recipients} (ranges in {@link ReportLimits})
+     */
+    public ReportLimits bounceLimits() {
+        return bounceLimits;
+    }
+
+    /**
+     * @return the folder of the bounce mailbox where a message goes whose report cannot be recorded at all
+     *         ({@code mailqueue.bounce.quarantine-folder}); created when missing; IMAP only
+     */
+    public String bounceQuarantineFolder() {
+        return bounceQuarantineFolder;
     }
 
     /** @return when soft bounces suppress an address (default: the 3rd within 7 days) */

@@ -1,7 +1,7 @@
 package dev.mailqueue.simulator.boundary;
 
 import dev.mailqueue.settings.control.QueueSettings;
-import dev.mailqueue.simulator.control.SimulatorAddress;
+import dev.mailqueue.address.control.SimulatorAddress;
 import jakarta.annotation.PostConstruct;
 import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;

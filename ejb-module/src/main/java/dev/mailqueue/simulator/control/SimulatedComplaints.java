@@ -1,7 +1,9 @@
 package dev.mailqueue.simulator.control;
 
+import dev.mailqueue.address.control.SimulatorAddress;
 import dev.mailqueue.bounce.control.BounceRecorder;
-import dev.mailqueue.bounce.control.BounceReport;
+import dev.mailqueue.queue.entity.BounceReport;
+import dev.mailqueue.address.control.VerpToken;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -27,10 +29,11 @@ public class SimulatedComplaints {
      * @param mailId    the mail that was accepted for the address (its outcome already committed)
      * @param messageId its Message-ID
      * @param address   the complaining recipient, as the mail names it
+     * @param position  its position among the mail's To, Cc and Bcc, as a per-recipient VERP token names it
      */
-    public void complain(long mailId, String messageId, String address) {
+    public void complain(long mailId, String messageId, String address, int position) {
         BounceReport report = new BounceReport("simulated-complaint:" + mailId + ":" + address.toLowerCase(java.util.Locale.ROOT),
-                BounceReport.Kind.COMPLAINT, messageId, mailId,
+                BounceReport.Kind.COMPLAINT, messageId, new VerpToken.Named(mailId, java.util.Optional.of(position)),
                 List.of(new BounceReport.Recipient(address, address, BounceReport.Action.COMPLAINED, null,
                         "Feedback-Type: abuse (simulated)")),
                 "simulated complaint by " + address);

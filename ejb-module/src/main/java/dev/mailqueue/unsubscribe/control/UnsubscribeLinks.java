@@ -10,6 +10,8 @@ import org.eclipse.microprofile.config.ConfigProvider;
 
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -27,6 +29,8 @@ import java.util.function.Function;
  *       {@value UnsubscribeToken#MIN_SECRET_CHARS} characters, the same on every server of the queue.
  *       Changing it voids every link already sent.</li>
  * </ul>
+ * A link works for {@code mailqueue.unsubscribe.link-lifetime.days} (default 365, 1 to 3,650) after its mail is
+ * sent: the links are made when a mail is sent, never stored, and never shown to the sender.
  * Both set: a mail may ask for one-click unsubscribe; neither: it may not; one without the other stops
  * the application at start with an {@link IllegalStateException} naming the setting.
  */
@@ -38,8 +42,12 @@ public class UnsubscribeLinks {
     /** The setting that holds the signing secret. */
     public static final String SECRET = "mailqueue.unsubscribe.secret";
 
+    /** The setting that holds how long a link works, days. */
+    public static final String LIFETIME = "mailqueue.unsubscribe.link-lifetime.days";
+
     private String url;
     private String secret;
+    private Duration lifetime;
 
     @PostConstruct
     void read() {
@@ -90,6 +98,17 @@ public class UnsubscribeLinks {
         } catch (URISyntaxException e) {
             throw new IllegalStateException("configuration " + URL + " is not a URL: " + e.getMessage(), e);
         }
+        String days = blankToNull(config.apply(LIFETIME));
+        try {
+            long parsed = Long.parseLong(String.valueOf(days));
+            if (parsed < 1 || parsed > 3650) {
+                throw new NumberFormatException();
+            }
+            lifetime = Duration.ofDays(parsed);
+        } catch (NumberFormatException e) {
+            throw new IllegalStateException("configuration " + LIFETIME + " must be a whole number of days within"
+                    + " [1, 3650] (its default is in META-INF/microprofile-config.properties), was '" + days + "'");
+        }
         url = u.endsWith("/") ? u.substring(0, u.length() - 1) : u;
         secret = s;
     }
@@ -102,33 +121,49 @@ public class UnsubscribeLinks {
     /**
      * @param list    the mail's list, matching {@link dev.mailqueue.api.MailLimits#LIST_NAME}
      * @param address its one recipient
+     * @param now     when the mail is sent: the link works until then plus the lifetime
      * @return {@code List-Unsubscribe: <link>} (RFC 2369 §3.2) and
      *         {@code List-Unsubscribe-Post: List-Unsubscribe=One-Click} (RFC 8058 §3.1), in that order
      * @throws IllegalStateException when one-click unsubscribe is not configured
      */
-    public List<NewMail.Header> headers(String list, String address) {
-        return List.of(new NewMail.Header("List-Unsubscribe", "<" + link(list, address) + ">"),
-                new NewMail.Header("List-Unsubscribe-Post", "List-Unsubscribe=One-Click"));
+    public List<NewMail.Header> headers(String list, String address, Instant now) {
+        return List.of(new NewMail.Header(LIST_UNSUBSCRIBE, "<" + link(list, address, now) + ">"),
+                new NewMail.Header(LIST_UNSUBSCRIBE_POST, "List-Unsubscribe=One-Click"));
+    }
+
+    /** The header field that carries the link (RFC 2369 §3.2). */
+    public static final String LIST_UNSUBSCRIBE = "List-Unsubscribe";
+    /** The header field that asks for the one-click POST (RFC 8058 §3.1). */
+    public static final String LIST_UNSUBSCRIBE_POST = "List-Unsubscribe-Post";
+
+    /**
+     * @param name a header field's name
+     * @return true for the two fields the queue writes for a mail of a list
+     */
+    public static boolean isUnsubscribeField(String name) {
+        return LIST_UNSUBSCRIBE.equalsIgnoreCase(name) || LIST_UNSUBSCRIBE_POST.equalsIgnoreCase(name);
     }
 
     /**
-     * @return the link that unsubscribes {@code address} from {@code list}
+     * @param now when the mail is sent
+     * @return the link that unsubscribes {@code address} from {@code list}, working until {@code now} plus the
+     *         lifetime
      * @throws IllegalStateException when one-click unsubscribe is not configured
      */
-    public String link(String list, String address) {
+    public String link(String list, String address, Instant now) {
         if (!enabled()) {
             throw new IllegalStateException("one-click unsubscribe is not configured (" + URL + ", " + SECRET + ")");
         }
-        return url + "/" + new UnsubscribeToken(list, SuppressionStore.normalise(address)).sign(secret);
+        return url + "/" + new UnsubscribeToken(list, SuppressionStore.normalise(address), now.plus(lifetime)).sign(secret);
     }
 
     /**
      * @param token the last path segment of a link, as received
-     * @return the list and address it names; empty when it is not a token of this installation (or
-     *         one-click unsubscribe is not configured)
+     * @return the list and address it names; empty when it is not a token of this installation, has
+     *         expired, or one-click unsubscribe is not configured
      */
     public Optional<UnsubscribeToken> verify(String token) {
-        return enabled() ? UnsubscribeToken.verify(token, secret) : Optional.empty();
+        return enabled() ? UnsubscribeToken.verify(token, secret, Instant.now()) : Optional.empty();
     }
 
     private static String blankToNull(String value) {

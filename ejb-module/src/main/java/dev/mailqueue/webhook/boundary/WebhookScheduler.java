@@ -1,6 +1,6 @@
 package dev.mailqueue.webhook.boundary;
 
-import dev.mailqueue.dispatch.control.ServerInstance;
+import dev.mailqueue.server.control.ServerInstance;
 import dev.mailqueue.webhook.control.EventTopic;
 import dev.mailqueue.webhook.control.WebhookPass;
 import dev.mailqueue.webhook.control.WebhookSettings;
@@ -26,9 +26,10 @@ import java.util.logging.Logger;
 /**
  * Runs a {@link WebhookPass} every {@code mailqueue.webhook.interval.ms} (default 2 s) when webhook
  * endpoints are configured or events go to a Jakarta Messaging topic ({@link EventTopic}); without either,
- * nothing is scheduled and events stay in the outbox (readable
- * through {@code GET /api/mails/{id}/events}). A round that is still running when the timer fires again
- * makes that timeout a no-op. The work runs outside a transaction: each database step commits on its own.
+ * nothing is scheduled and events stay in the mails' log (readable
+ * through {@code GET /api/mails/{id}/events}). A pass that is still running when the timer fires again
+ * (it waits at most one request deadline for the endpoints' rounds, see {@link WebhookPass}) makes that
+ * timeout a no-op. The work runs outside a transaction: each database step commits on its own.
  */
 @Singleton
 @Startup

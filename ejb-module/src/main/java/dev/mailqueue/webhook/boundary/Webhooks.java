@@ -19,16 +19,17 @@ import java.util.Set;
 
 /**
  * The webhook endpoints as an operator sees them: configuration (never the secret) with the health the
- * servers share, each endpoint's delivery log, redelivery of one event, and enabling an endpoint that was
- * disabled for failing too long. Role {@code mail-admin}; {@code mail-viewer} may read.
+ * servers share and where each one's cursor stands in the log, each endpoint's parked deliveries (those that
+ * failed, wait behind a failure, or were given up: a delivered event leaves no row), redelivery of one event,
+ * and enabling an endpoint that was disabled for failing too long. Role {@code mail-admin}; {@code mail-viewer} may read.
  */
 @Stateless
 @DeclareRoles({Roles.SENDER, Roles.ADMIN, Roles.VIEWER})
 @RolesAllowed(Roles.ADMIN)
 public class Webhooks {
 
-    /** Statuses of a delivery. */
-    private static final Set<String> STATUSES = Set.of("PENDING", "DELIVERED", "FAILED");
+    /** Statuses of a parked delivery (a delivered event leaves none). */
+    private static final Set<String> STATUSES = Set.of("PENDING", "FAILED");
 
     @Inject
     WebhookSettings settings;
@@ -40,7 +41,7 @@ public class Webhooks {
      * An endpoint as the admin API shows it.
      *
      * @param endpoint its configuration
-     * @param state    its health and deliveries waiting or given up
+     * @param state    its health, its cursor, and its parked deliveries waiting or given up
      */
     public record EndpointView(WebhookEndpoint endpoint, EventStore.EndpointState state) {
 
@@ -68,17 +69,17 @@ public class Webhooks {
 
     /**
      * @param name   an endpoint
-     * @param status PENDING, DELIVERED or FAILED, or null for all
+     * @param status PENDING or FAILED, or null for both
      * @param page   from 0
      * @param size   1 to 500
-     * @return one page of its delivery log, newest event first
+     * @return one page of its parked deliveries, newest event first
      * @throws InvalidFilterException naming a bad status, page or size
      */
     @RolesAllowed({Roles.ADMIN, Roles.VIEWER})
     public List<EventStore.Delivery> deliveries(String name, String status, int page, int size) throws InvalidFilterException {
         List<FieldError> errors = new ArrayList<>();
         if (status != null && !STATUSES.contains(status)) {
-            errors.add(new FieldError("status", "must be one of " + STATUSES));
+            errors.add(new FieldError("status", "must be PENDING or FAILED (a delivered event leaves no row)"));
         }
         if (page < 0 || page > 1_000_000) {
             errors.add(new FieldError("page", "must be 0 to 1000000"));
@@ -92,9 +93,9 @@ public class Webhooks {
         return store.deliveries(name, status, page * size, size);
     }
 
-    /** @return true when the endpoint had a delivery of the event, which is now due at once */
+    /** @return true when the event exists: it is sent to the endpoint again at once (parked anew if need be) */
     public boolean redeliver(String name, long eventId) {
-        return store.redeliver(name, eventId, Instant.now());
+        return endpoint(name).isPresent() && store.redeliver(name, eventId, Instant.now());
     }
 
     /** @return true when the endpoint was disabled and is enabled now */

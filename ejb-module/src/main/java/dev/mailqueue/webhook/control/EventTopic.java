@@ -99,10 +99,10 @@ public class EventTopic {
     }
 
     /**
-     * Publishes events, outside any transaction, each at once (at least once: a crash before the outbox
-     * records them as published publishes them again, with the same {@code eventId}).
+     * Publishes events, outside any transaction, each at once (at least once: a crash before the topic's
+     * cursor moves past them publishes them again, with the same {@code eventId}).
      *
-     * @param events events in outbox order
+     * @param events events in log order
      * @throws IllegalStateException when no topic is available
      * @throws RuntimeException      when the provider refuses a message
      */

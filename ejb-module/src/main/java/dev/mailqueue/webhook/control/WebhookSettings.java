@@ -181,7 +181,11 @@ public class WebhookSettings {
         return intervalMillis;
     }
 
-    /** @return the connect and the response timeout of one request, ms each, 100 to 300,000 (default 10,000) */
+    /**
+     * @return the deadline of one webhook request as a whole (connect, TLS, send, response headers and up to
+     *         {@value WebhookClient#MAX_RESPONSE_BODY_BYTES} bytes of body), ms, 100 to 300,000 (default 10,000);
+     *         also how long a pass waits for the endpoints' rounds it started
+     */
     public long timeoutMillis() {
         return timeoutMillis;
     }
@@ -213,8 +217,10 @@ public class WebhookSettings {
     }
 
     /**
-     * @return true when endpoints may be on loopback, private, link-local or other non-public addresses
-     *         (default false: such a URL is refused at every delivery, see {@link PublicAddresses})
+     * @return true when endpoints may be on loopback, private, link-local or other addresses that are not
+     *         globally reachable (default false: such an address is refused at every new connection, see
+     *         {@link PublicAddresses}); either way a connection goes to the address its lookup answered
+     *         ({@link PinnedResolver})
      */
     public boolean allowPrivateAddresses() {
         return allowPrivateAddresses;

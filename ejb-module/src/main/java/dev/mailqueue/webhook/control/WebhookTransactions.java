@@ -28,19 +28,42 @@ public class WebhookTransactions {
         return events.lease(work, owner, now, until);
     }
 
-    /** @see EventStore#publish */
-    public int publish(int limit, Instant now) {
-        return events.publish(limit, settings::endpointsFor, now);
+    /**
+     * @param limit most log rows
+     * @return the events after the topic's cursor
+     * @see EventStore#read
+     */
+    public EventStore.Step topicStep(int limit) {
+        return events.read(EventStore.TOPIC, limit, Instant.now());
     }
 
-    /** @see EventStore#unpublished */
-    public List<dev.mailqueue.queue.control.EventRecord> unpublished(int limit) {
-        return events.unpublished(limit);
+    /** @see EventStore#advance */
+    public boolean advance(EventStore.Step step) {
+        return events.advance(step, Instant.now());
     }
 
-    /** @see EventStore#publish(List, java.util.function.BiFunction, Instant) */
-    public int publish(List<Long> ids, Instant now) {
-        return events.publish(ids, settings::endpointsFor, now);
+    /**
+     * @param endpoint an endpoint
+     * @param limit    most log rows
+     * @return the events after its cursor that it wants
+     * @see EventStore#next
+     */
+    public EventStore.EndpointStep next(WebhookEndpoint endpoint, int limit) {
+        return events.next(endpoint.name(), endpoint::wants, limit, Instant.now());
+    }
+
+    /**
+     * Records an endpoint's step from its cursor and, when one of its events failed, what that says of the
+     * endpoint, in one transaction.
+     *
+     * @param failedAt when the try that failed ended, or null when none failed
+     * @return true when the endpoint is disabled now
+     * @see EventStore#pass
+     * @see EventStore#noteEndpoint
+     */
+    public boolean passed(String endpoint, EventStore.Step step, List<EventStore.Parked> parked, Instant failedAt) {
+        events.pass(endpoint, step, parked, Instant.now());
+        return failedAt != null && events.noteEndpoint(endpoint, false, failedAt, settings.disableAfterMillis());
     }
 
     /** @see EventStore#due */
@@ -54,8 +77,8 @@ public class WebhookTransactions {
     }
 
     /**
-     * Records a delivered try: its delivery row only. What it says of the endpoint is noted once per round
-     * ({@link #answered}), not once per event.
+     * Records a delivered try of a parked delivery: its row goes. What it says of the endpoint is noted once per
+     * round ({@link #answered}), not once per event.
      *
      * @see EventStore#tried
      */
@@ -73,7 +96,7 @@ public class WebhookTransactions {
     }
 
     /**
-     * Records one try and what it says of the endpoint, in one transaction.
+     * Records one failed try of a parked delivery and what it says of the endpoint, in one transaction.
      *
      * @return true when the endpoint is disabled now
      * @see EventStore#tried

@@ -1,6 +1,7 @@
 package dev.mailqueue.account.control;
 
-import dev.mailqueue.bounce.control.VerpAddress;
+import dev.mailqueue.address.control.VerpAddress;
+import dev.mailqueue.address.control.VerpToken;
 import org.junit.jupiter.api.Test;
 
 import java.util.HashMap;
@@ -32,7 +33,7 @@ class AccountSettingsVerpTest {
         Accounts cut = cut();
 
         assertThat(cut.defaultAccount().usesVerp()).isFalse();
-        assertThat(cut.envelopeSender(cut.defaultAccount(), 42)).isNull();
+        assertThat(cut.envelopeSender(cut.defaultAccount(), 42, 0)).isNull();
         assertThat(cut.verp()).isEmpty();
     }
 
@@ -46,11 +47,16 @@ class AccountSettingsVerpTest {
 
         Account bulk = cut.find("bulk").orElseThrow();
         assertThat(bulk.bounceAddress()).as("the domain in lower case").isEqualTo("bounces@example.com");
-        String sender = cut.envelopeSender(bulk, 42);
+        String sender = cut.envelopeSender(bulk, 42, 1);
         assertThat(sender).startsWith("bounces+").endsWith("@example.com");
-        assertThat(VerpAddress.token(sender).map(cut.verp().orElseThrow()::mailId).orElseThrow()).hasValue(42);
-        assertThat(cut.envelopeSender(bulk, 43)).isNotEqualTo(sender);
-        assertThat(cut.envelopeSender(cut.find("main").orElseThrow(), 42)).as("main has none").isNull();
+        assertThat(VerpAddress.token(sender).flatMap(cut.verp().orElseThrow()::read).orElseThrow())
+                .isEqualTo(new VerpToken.Named(42, Optional.of(1)));
+        assertThat(cut.envelopeSender(bulk, 43, 1)).isNotEqualTo(sender);
+        assertThat(cut.envelopeSender(bulk, 42, 0)).as("another recipient of the same mail").isNotEqualTo(sender);
+        assertThat(VerpAddress.token(cut.envelopeSenderOfMail(bulk, 42)).flatMap(cut.verp().orElseThrow()::read)
+                .orElseThrow()).as("the token of a redirected mail names no recipient")
+                .isEqualTo(new VerpToken.Named(42, Optional.empty()));
+        assertThat(cut.envelopeSender(cut.find("main").orElseThrow(), 42, 0)).as("main has none").isNull();
     }
 
     @Test

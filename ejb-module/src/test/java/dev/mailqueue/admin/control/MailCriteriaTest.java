@@ -1,6 +1,6 @@
 package dev.mailqueue.admin.control;
 
-import dev.mailqueue.queue.control.OperatorStore;
+import dev.mailqueue.queue.control.MailLifecycle;
 import dev.mailqueue.api.MailFilter;
 import dev.mailqueue.api.MailStatus;
 import org.junit.jupiter.api.Test;
@@ -19,11 +19,11 @@ class MailCriteriaTest {
     void anActionsStatusesAreIntersectedWithTheFiltersSoSendingIsNeverIncluded() {
         MailFilter any = new MailFilter().withRecipient("x");
         assertThat(MailCriteria.statuses(any, null)).as("search without status: no restriction").isNull();
-        assertThat(MailCriteria.statuses(any, OperatorStore.DELETABLE)).doesNotContain(MailStatus.SENDING);
+        assertThat(MailCriteria.statuses(any, MailLifecycle.DELETABLE)).doesNotContain(MailStatus.SENDING);
 
         MailFilter failedOrSending = new MailFilter().withStatuses(MailStatus.FAILED, MailStatus.SENDING);
-        assertThat(MailCriteria.statuses(failedOrSending, OperatorStore.REQUEUEABLE)).containsExactly(MailStatus.FAILED);
-        assertThat(MailCriteria.statuses(failedOrSending, OperatorStore.CANCELLABLE)).isEmpty();
+        assertThat(MailCriteria.statuses(failedOrSending, MailLifecycle.REQUEUEABLE)).containsExactly(MailStatus.FAILED);
+        assertThat(MailCriteria.statuses(failedOrSending, MailLifecycle.CANCELLABLE)).isEmpty();
         assertThat(MailCriteria.statuses(failedOrSending, null))
                 .containsExactly(MailStatus.FAILED, MailStatus.SENDING);
     }

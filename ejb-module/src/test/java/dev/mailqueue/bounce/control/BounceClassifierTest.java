@@ -1,5 +1,9 @@
 package dev.mailqueue.bounce.control;
 
+import dev.mailqueue.queue.entity.BounceReport;
+import dev.mailqueue.address.control.VerpAddress;
+import dev.mailqueue.address.control.VerpToken;
+import dev.mailqueue.address.control.VerpTokenTest;
 import jakarta.mail.Session;
 import org.junit.jupiter.api.Test;
 
@@ -181,27 +185,61 @@ class BounceClassifierTest {
     }
 
     @Test
-    void aVerifiedVerpTokenOfTheEnvelopeRecipientNamesTheMail() throws IOException {
+    void aVerifiedVerpTokenOfTheEnvelopeRecipientNamesTheMailAndRecipient() throws IOException {
         VerpToken verp = new VerpToken(VerpTokenTest.SECRET);
-        String address = VerpAddress.of("bounces@mailqueue.test", verp.of(42));
+        String address = VerpAddress.of("bounces@mailqueue.test", verp.of(42, 1));
         byte[] raw = fixture("postfix-failed.eml");
+        VerpToken.Named named = new VerpToken.Named(42, java.util.Optional.of(1));
 
         BounceReport delivered = BounceClassifier.classify(SESSION, prepend("Delivered-To: " + address, raw), verp);
-        assertThat(delivered.verpMailId()).isEqualTo(42L);
+        assertThat(delivered.verp()).isEqualTo(named);
         assertThat(delivered.originalMessageId()).as("still read").isEqualTo("<fixture-1@mailqueue.test>");
-        assertThat(delivered.summary()).contains("VERP names mail 42");
+        assertThat(delivered.summary()).contains("VERP names mail 42, recipient 1");
         assertThat(BounceClassifier.classify(SESSION, prepend("X-Original-To: <" + address.toUpperCase() + ">", raw), verp)
-                .verpMailId()).isEqualTo(42L);
+                .verp()).isEqualTo(named);
 
-        String token = verp.of(42);
+        String token = verp.of(42, 1);
         String altered = address.replace(token, token.substring(0, token.length() - 1) + (token.endsWith("0") ? "1" : "0"));
-        assertThat(BounceClassifier.classify(SESSION, prepend("Delivered-To: " + altered, raw), verp).verpMailId())
+        assertThat(BounceClassifier.classify(SESSION, prepend("Delivered-To: " + altered, raw), verp).verp())
                 .as("a token that does not verify").isNull();
         assertThat(BounceClassifier.classify(SESSION, prepend("Delivered-To: " + address, raw), new VerpToken(
-                VerpTokenTest.SECRET + "-other")).verpMailId()).as("another secret").isNull();
-        assertThat(BounceClassifier.classify(SESSION, prepend("Delivered-To: " + address, raw)).verpMailId())
+                VerpTokenTest.SECRET + "-other")).verp()).as("another secret").isNull();
+        assertThat(BounceClassifier.classify(SESSION, prepend("Delivered-To: " + address, raw)).verp())
                 .as("no secret configured").isNull();
-        assertThat(BounceClassifier.classify(SESSION, raw, verp).verpMailId()).as("the fixture's To has no token").isNull();
+        assertThat(BounceClassifier.classify(SESSION, raw, verp).verp()).as("the fixture's To has no token").isNull();
+    }
+
+    @Test
+    void aComplaintWithoutItsRecipientIsNamedByTheTokenInTheReturnedMessagesReturnPath() {
+        VerpToken verp = new VerpToken(VerpTokenTest.SECRET);
+        String returnPath = VerpAddress.of("bounces@mailqueue.test", verp.of(7, 2));
+        byte[] raw = arf(null, "Return-Path: <" + returnPath + ">\r\n");
+
+        BounceReport report = BounceClassifier.classify(SESSION, raw, verp);
+        assertThat(report.kind()).isEqualTo(BounceReport.Kind.COMPLAINT);
+        assertThat(report.verp()).isEqualTo(new VerpToken.Named(7, java.util.Optional.of(2)));
+        assertThat(report.recipients()).singleElement().satisfies(r -> {
+            assertThat(r.address()).isNull();
+            assertThat(r.action()).isEqualTo(BounceReport.Action.COMPLAINED);
+        });
+        assertThat(BounceClassifier.classify(SESSION, arf(null, ""), verp).kind())
+                .as("no recipient and no token: nothing to act on").isEqualTo(BounceReport.Kind.UNRECOGNISED);
+    }
+
+    /** A minimal ARF report (RFC 5965) about a returned message with the given extra header fields. */
+    static byte[] arf(String originalRcptTo, String returnedFields) {
+        return ("From: fbl@provider.example\r\n"
+                + "To: abuse@mailqueue.test\r\n"
+                + "Message-ID: <arf-" + System.nanoTime() + "@provider.example>\r\n"
+                + "MIME-Version: 1.0\r\n"
+                + "Content-Type: multipart/report; report-type=feedback-report; boundary=\"b\"\r\n\r\n"
+                + "--b\r\nContent-Type: text/plain\r\n\r\nA complaint.\r\n"
+                + "--b\r\nContent-Type: message/feedback-report\r\n\r\n"
+                + "Feedback-Type: abuse\r\nUser-Agent: test/1.0\r\nVersion: 1\r\n"
+                + (originalRcptTo == null ? "" : "Original-Rcpt-To: " + originalRcptTo + "\r\n") + "\r\n"
+                + "--b\r\nContent-Type: message/rfc822\r\n\r\n"
+                + returnedFields + "From: news@sender.example\r\nMessage-ID: <orig-1@sender.example>\r\n"
+                + "Subject: news\r\n\r\nbody\r\n--b--\r\n").getBytes(StandardCharsets.US_ASCII);
     }
 
     private static byte[] prepend(String field, byte[] raw) {

@@ -2,9 +2,10 @@ package dev.mailqueue.dispatch.control;
 
 import dev.mailqueue.queue.control.AttemptResult;
 import dev.mailqueue.queue.control.Change;
+import dev.mailqueue.queue.control.Lease;
 import dev.mailqueue.queue.control.RecipientResult;
 import dev.mailqueue.queue.control.Verdict;
-import dev.mailqueue.mail.entity.RecipientStatus;
+import dev.mailqueue.queue.entity.RecipientStatus;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -48,12 +49,13 @@ class GroupCommitTest {
         thread.join(5000);
     }
 
+    /** Some other change of a claimer, written with the outcomes: a hand-back. */
     static Change mark(long id) {
-        return new Change.SendStarted(id, "c#1", T);
+        return new Change.HandedBack(id, 1, T, null);
     }
 
     static Change attempt(long id, List<RecipientResult> recipients) {
-        return new Change.Attempted(new AttemptResult(id, "c#1", "s", "a", 5, null, T, T, Verdict.SENT, 250, "250 ok",
+        return new Change.Attempted(new AttemptResult(id, new Lease(1, "c#1"), "s", "a", 5, null, T, T, Verdict.SENT, 250, "250 ok",
                 null, null, recipients));
     }
 

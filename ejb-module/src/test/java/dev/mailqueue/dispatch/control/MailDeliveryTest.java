@@ -9,7 +9,7 @@ import dev.mailqueue.account.control.Account;
 import dev.mailqueue.account.control.AccountSettings;
 import dev.mailqueue.account.control.AccountThrottle;
 import dev.mailqueue.account.control.Accounts;
-import dev.mailqueue.mail.entity.RecipientStatus;
+import dev.mailqueue.queue.entity.RecipientStatus;
 import dev.mailqueue.queue.control.AddressNames;
 import dev.mailqueue.queue.control.AttemptResult;
 import dev.mailqueue.queue.control.Change;
@@ -88,7 +88,7 @@ class MailDeliveryTest {
         java.util.function.Function<String, Optional<String>> setting = name -> Optional.ofNullable(settings.get(name));
         List<Account> parsed = AccountSettings.parse(setting);
         Accounts accounts = Accounts.of(parsed, AccountSettings.verpToken(setting, parsed));
-        MailDelivery delivery = new MailDelivery(new MailDelivery.Parts("host/server#1", "host/server", accounts, health,
+        MailDelivery delivery = new MailDelivery(new MailDelivery.Parts(new dev.mailqueue.queue.control.Lease(1, "host/server#1"), "host/server", accounts, health,
                 new AccountThrottle(), SmtpConnections.of(a -> sessions.get(a.name())), sessions.get("backup"),
                 id -> new ClaimedMail.Body("body", null), (id, seq) -> new byte[0], (elapsed, ok) -> { }, 500,
                 mode, redirectTo, 5));
@@ -110,11 +110,45 @@ class MailDeliveryTest {
     void aVerpAccountSendsEachMailWithItsOwnEnvelopeSenderAndTheAuthorsFromHeader() throws Exception {
         cut().deliver(mail(3_000_000_001L, "verp", "verp"), DONE);
 
-        String token = new dev.mailqueue.bounce.control.VerpToken(VERP_SECRET).of(3_000_000_001L);
+        String token = new dev.mailqueue.address.control.VerpToken(VERP_SECRET).of(3_000_000_001L, 0);
         assertThat(greenMail.getReceivedMessages()).singleElement().satisfies(m -> {
             assertThat(m.getHeader("Return-Path")).as("MAIL FROM").containsExactly("<bounces+" + token + "@verp.example>");
             assertThat(m.getHeader("From")).containsExactly("Alice <alice@example.com>");
         });
+    }
+
+    /**
+     * Per-recipient VERP: a mail of a VERP account to three recipients goes out as three SMTP transactions, each
+     * with MAIL FROM naming its own recipient's position, so that a report can only be about the recipient whose
+     * copy it returns; the content is the same, Bcc is in no header, and every recipient is SENT.
+     */
+    @Test
+    void aVerpAccountSendsEachRecipientItsOwnTransactionWithItsOwnEnvelopeSender() throws Exception {
+        for (String user : new String[]{"bob@example.com", "carol@example.com", "dave@example.com"}) {
+            greenMail.setUser(user, user);
+        }
+        ClaimedMail mail = new ClaimedMail(77, "<77.verp@example.com>", CREATED, 5, null, "alice@example.com", "Alice",
+                null, List.of("bob@example.com", "carol@example.com"), List.of(), List.of("dave@example.com"), "verp",
+                "verp", Map.of(), List.of(), List.of(), new ClaimedMail.Body("Hello", null));
+
+        Change change = cut().deliver(mail, DONE);
+
+        dev.mailqueue.address.control.VerpToken tokens = new dev.mailqueue.address.control.VerpToken(VERP_SECRET);
+        assertThat(greenMail.getReceivedMessages()).hasSize(3);
+        for (String[] expected : new String[][]{{"bob@example.com", "0"}, {"carol@example.com", "1"}, {"dave@example.com", "2"}}) {
+            List<com.icegreen.greenmail.store.StoredMessage> copies = greenMail.getManagers().getImapHostManager()
+                    .getInbox(greenMail.getUserManager().getUserByEmail(expected[0])).getMessages();
+            assertThat(copies).as(expected[0]).hasSize(1);
+            jakarta.mail.internet.MimeMessage copy = copies.get(0).getMimeMessage();
+            assertThat(copy.getHeader("Return-Path")).as("MAIL FROM of " + expected[0]).containsExactly(
+                    "<bounces+" + tokens.of(77, Integer.parseInt(expected[1])) + "@verp.example>");
+            assertThat(copy.getHeader("Bcc")).isNull();
+            assertThat(copy.getMessageID()).isEqualTo("<77.verp@example.com>");
+        }
+        AttemptResult result = ((Change.Attempted) change).result();
+        assertThat(result.verdict()).isEqualTo(Verdict.SENT);
+        assertThat(result.recipients()).extracting(r -> r.address() + " " + r.status())
+                .containsExactly("bob@example.com SENT", "carol@example.com SENT", "dave@example.com SENT");
     }
 
     static ClaimedMail internationalMail(long id, String account) {
@@ -413,7 +447,7 @@ class MailDeliveryTest {
     /** Simulator addresses are never sent to, in live mode too; each gets the reply its name asks for. */
     @Test
     void simulatorAddressesGetTheirOutcomeAndNothingReachesTheServer() throws Exception {
-        String domain = "@" + dev.mailqueue.simulator.control.SimulatorAddress.DOMAIN;
+        String domain = "@" + dev.mailqueue.address.control.SimulatorAddress.DOMAIN;
         Change first = cut().deliver(mailTo(50, 5, "success" + domain, "Bounce+x" + domain, "defer" + domain,
                 "nobody" + domain), DONE);
 
@@ -434,7 +468,7 @@ class MailDeliveryTest {
     /** A mail to a real and a simulated address: the real one is sent to alone, both outcomes are recorded. */
     @Test
     void aRealRecipientBesideASimulatedOneGetsTheMailAlone() throws Exception {
-        String bounce = "bounce@" + dev.mailqueue.simulator.control.SimulatorAddress.DOMAIN;
+        String bounce = "bounce@" + dev.mailqueue.address.control.SimulatorAddress.DOMAIN;
         Change change = cut().deliver(mailTo(52, 5, "bob@example.com", bounce), DONE);
 
         assertThat(change).isInstanceOfSatisfying(Change.Attempted.class, a -> {

@@ -56,7 +56,7 @@ class MailRequestValidatorTest {
                 name -> Optional.ofNullable(Map.of("mailqueue.accounts", "mailqueue,bulk",
                         "mailqueue.account.bulk.smtputf8", "refuse").get(name))));
         cut.factory = MailFactoryTest.factory("100", "432000000"); // the defaults: 5 days
-        cut.unsubscribeLinks = cut.factory.unsubscribeLinks;
+        cut.unsubscribeLinks = MailFactoryTest.unsubscribeLinks();
     }
 
     static MailRequest good() {

@@ -22,7 +22,8 @@ class SenderPolicyTest {
                 SenderPolicy.PREFIX + "relay", "*",
                 SenderPolicy.PREFIX + "blank", " , ",
                 SenderPolicy.ACCOUNTS_PREFIX + "shop", "bulk, newsletter",
-                SenderPolicy.ACCOUNTS_PREFIX + "relay", "*");
+                SenderPolicy.ACCOUNTS_PREFIX + "relay", "*",
+                SenderPolicy.LISTS_PREFIX + "shop", "offers, weekly");
         cut.properties = name -> Optional.ofNullable(lists.get(name));
     }
 
@@ -47,6 +48,20 @@ class SenderPolicyTest {
         assertThat(cut.allows("relay", "anyone@anywhere.example")).isTrue();
         assertThat(cut.allows("stranger", "orders@shop.example")).isFalse();
         assertThat(cut.allows("blank", "orders@shop.example")).isFalse();
+    }
+
+    @Test
+    void aSenderMayNameOnlyTheListsItOwns() {
+        MailRequest own = new MailRequest().from("orders@shop.example").unsubscribeList("offers");
+        MailRequest other = new MailRequest().from("orders@shop.example").unsubscribeList("rivals-news");
+        assertThat(cut.check("shop", false, own, "from")).isEmpty();
+        assertThat(cut.check("shop", false, other, "[4].from")).get().satisfies(e -> {
+            assertThat(e.getField()).isEqualTo("[4].unsubscribeList");
+            assertThat(e.getMessage()).contains(SenderPolicy.LISTS_PREFIX + "shop").doesNotContain("offers");
+        });
+        assertThat(cut.check("relay", false, new MailRequest().from("a@b.example").unsubscribeList("offers"), "from"))
+                .as("no list property: no list").isPresent();
+        assertThat(cut.check("shop", true, other, "from")).as("an administrator").isEmpty();
     }
 
     @Test

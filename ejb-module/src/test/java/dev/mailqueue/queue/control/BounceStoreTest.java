@@ -1,8 +1,11 @@
 package dev.mailqueue.queue.control;
 
+import dev.mailqueue.settings.control.SoftBounceRule;
+import dev.mailqueue.settings.control.InDoubtPolicy;
 import dev.mailqueue.api.MailStatus;
-import dev.mailqueue.bounce.control.BounceReport;
-import dev.mailqueue.mail.entity.RecipientStatus;
+import dev.mailqueue.queue.entity.BounceReport;
+import dev.mailqueue.address.control.VerpToken;
+import dev.mailqueue.queue.entity.RecipientStatus;
 import dev.mailqueue.testsupport.QueueDatabase;
 import dev.mailqueue.testsupport.TestMails;
 import org.junit.jupiter.api.BeforeEach;
@@ -11,6 +14,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 
 import static dev.mailqueue.testsupport.TestMails.mail;
 import static dev.mailqueue.testsupport.TestMails.to;
@@ -42,7 +46,7 @@ class BounceStoreTest {
 
     Enqueued enqueue(List<String> recipients) {
         return db.inTransaction(() -> enqueuer.enqueue(List.of(new MailGroup(List.of(
-                to(mail("news", 4, NOW), recipients, List.of(), List.of())), false, null, null)))).get(0).get(0);
+                to(mail("news", 4, NOW), recipients, List.of(), List.of())), false, null, null)), "host/server")).get(0).get(0);
     }
 
     String messageId(long id) {
@@ -76,23 +80,91 @@ class BounceStoreTest {
         assertThat(suppressions.suppressing("fine@example.org", null)).isNull();
     }
 
+    static VerpToken.Named verp(long mailId, Integer recipient) {
+        return new VerpToken.Named(mailId, Optional.ofNullable(recipient));
+    }
+
+    static BounceReport withVerp(BounceReport report, VerpToken.Named named) {
+        return new BounceReport(report.key(), report.kind(), report.originalMessageId(), named, report.recipients(),
+                report.summary());
+    }
+
     @Test
-    void aVerpMailIdNamesTheMailBeforeTheMessageIdAndAMissingMailFallsBackToIt() {
+    void aVerpTokenNamesTheMailBeforeTheMessageIdAndAMissingMailNamesNothing() {
         Enqueued sent = enqueue(List.of("gone@example.org"));
         Enqueued other = enqueue(List.of("gone@example.org"));
-        BounceReport byVerp = new BounceReport("<verp-1@mta.test>", BounceReport.Kind.FAILED, "<never-issued@example.org>",
-                sent.id(), failed("x", null, "gone@example.org", "5.1.1").recipients(), "test");
-        BounceReport goneMail = new BounceReport("<verp-2@mta.test>", BounceReport.Kind.FAILED, messageId(other.id()),
-                Long.MAX_VALUE, failed("x", null, "gone@example.org", "5.1.1").recipients(), "test");
+        BounceReport byVerp = withVerp(failed("<verp-1@mta.test>", "<never-issued@example.org>", "gone@example.org",
+                "5.1.1"), verp(sent.id(), 0));
+        BounceReport goneMail = withVerp(failed("<verp-2@mta.test>", messageId(other.id()), "gone@example.org", "5.1.1"),
+                verp(Long.MAX_VALUE, 0));
 
-        db.inTransaction(() -> cut.record(byVerp, "test/server", NOW));
-        db.inTransaction(() -> cut.record(goneMail, "test/server", NOW));
+        db.inTransaction(() -> cut.record(byVerp, "test/server", NOW, SoftBounceRule.NEVER, VERP_EVERYWHERE));
+        db.inTransaction(() -> cut.record(goneMail, "test/server", NOW, SoftBounceRule.NEVER, VERP_EVERYWHERE));
 
         assertThat(db.number("SELECT COUNT(*) FROM BOUNCE_REPORT WHERE MAIL_ID = ?", sent.id())).as("by VERP").isEqualTo(1);
         assertThat(db.text("SELECT STATUS FROM MAIL_RECIPIENT WHERE MAIL_ID = ?", sent.id())).isEqualTo("BOUNCED");
-        assertThat(db.text("SELECT STATUS FROM MAIL_RECIPIENT WHERE MAIL_ID = ?", other.id()))
-                .as("no mail with the VERP id: the Message-ID names it").isEqualTo("BOUNCED");
+        assertThat(db.number("SELECT COUNT(*) FROM MAIL_RECIPIENT WHERE MAIL_ID = ?", other.id()))
+                .as("a token of no mail, and the Message-ID of mail that went out with VERP: nothing").isZero();
     }
+
+    /** Every account sends with VERP: a report must carry a token to act. */
+    static final java.util.function.Predicate<String> VERP_EVERYWHERE = account -> true;
+
+    /**
+     * The forgery issue 32 names: a recipient writes a DSN or a complaint about a co-recipient. With per-recipient
+     * VERP the token names the forger, whatever the report lists; by Message-ID alone it names no one.
+     */
+    @Test
+    void aRecipientCanReportOnlyThemself() {
+        Enqueued sent = enqueue(List.of("forger@example.org", "victim@example.org"));
+        BounceReport aboutTheVictim = failed("<forged-1@mta.test>", messageId(sent.id()), "victim@example.org", "5.1.1");
+
+        db.inTransaction(() -> cut.record(withVerp(aboutTheVictim, verp(sent.id(), 0)), "test/server", NOW,
+                SoftBounceRule.NEVER, VERP_EVERYWHERE));
+        db.inTransaction(() -> cut.record(new BounceReport("<forged-2@mta.test>", BounceReport.Kind.FAILED,
+                messageId(sent.id()), aboutTheVictim.recipients(), "by Message-ID"), "test/server", NOW,
+                SoftBounceRule.NEVER, VERP_EVERYWHERE));
+        db.inTransaction(() -> cut.record(withVerp(new BounceReport("<forged-3@fbl.test>", BounceReport.Kind.COMPLAINT,
+                messageId(sent.id()), List.of(new BounceReport.Recipient("victim@example.org", "victim@example.org",
+                BounceReport.Action.COMPLAINED, null, "Feedback-Type: abuse")), "test"), verp(sent.id(), null)),
+                "test/server", NOW, SoftBounceRule.NEVER, VERP_EVERYWHERE));
+
+        assertThat(suppressions.suppressing("victim@example.org", null)).as("the co-recipient").isNull();
+        assertThat(db.text("SELECT STATUS FROM MAIL_RECIPIENT WHERE MAIL_ID = ? AND ADDRESS = ?", sent.id(),
+                "forger@example.org")).as("the forger's own token names the forger").isEqualTo("BOUNCED");
+        assertThat(suppressions.suppressing("forger@example.org", null).reason()).isEqualTo(SuppressionStore.Reason.HARD_BOUNCE);
+        assertThat(db.number("SELECT COUNT(*) FROM MAIL_RECIPIENT WHERE MAIL_ID = ? AND ADDRESS = 'victim@example.org'",
+                sent.id())).isZero();
+    }
+
+    @Test
+    void aDsnListingInventedRecipientsWritesNoRowForThem() {
+        Enqueued sent = enqueue(List.of("pat@example.org"));
+        List<BounceReport.Recipient> blocks = new java.util.ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            blocks.add(new BounceReport.Recipient("made-up-" + i + "@example.org", "made-up-" + i + "@example.org",
+                    BounceReport.Action.FAILED, "5.1.1", null));
+        }
+        blocks.add(new BounceReport.Recipient("pat@example.org", "pat@example.org", BounceReport.Action.FAILED, "5.1.1", null));
+        blocks.add(new BounceReport.Recipient("PAT@example.org", "pat@example.org", BounceReport.Action.FAILED, "5.1.1", null));
+
+        db.inTransaction(() -> cut.record(new BounceReport("<many@mta.test>", BounceReport.Kind.FAILED, messageId(sent.id()),
+                blocks, "test"), "test/server", NOW));
+
+        assertThat(db.number("SELECT COUNT(*) FROM MAIL_ATTEMPT WHERE MAIL_ID = ? AND OUTCOME = 'BOUNCED'", sent.id()))
+                .as("one row for the one recipient the mail had, however many the report lists").isEqualTo(1);
+        assertThat(db.number("SELECT COUNT(*) FROM MAIL_ATTEMPT WHERE MAIL_ID = ? AND EVENT_TYPE IS NOT NULL", sent.id())).isEqualTo(1);
+    }
+
+    @Test
+    void anUnrecordableReportIsRecordedAsUnrecognisedOnce() {
+        assertThat(db.inTransaction(() -> cut.recordUnrecognised("<poison@mta.test>", NOW))).isEqualTo(BounceStore.Recorded.RECORDED);
+        assertThat(db.inTransaction(() -> cut.recordUnrecognised("<poison@mta.test>", NOW)))
+                .isEqualTo(BounceStore.Recorded.ALREADY_RECORDED);
+        assertThat(db.text("SELECT KIND FROM BOUNCE_REPORT WHERE REPORT_KEY = '<poison@mta.test>'")).isEqualTo("UNRECOGNISED");
+    }
+
+    static final java.util.function.Predicate<String> NO_VERP = account -> false;
 
     @Test
     void aSoftFailureAndADelayDoNotSuppress() {
@@ -112,15 +184,15 @@ class BounceStoreTest {
         SoftBounceRule twoInAWeek = new SoftBounceRule(2, java.time.Duration.ofDays(7));
         Enqueued old = enqueue(List.of("full@example.org"));
         db.inTransaction(() -> cut.record(failed("<soft-1@mta.test>", messageId(old.id()), "full@example.org", "4.2.2"),
-                "test/server", NOW.minus(java.time.Duration.ofDays(10)), twoInAWeek));
+                "test/server", NOW.minus(java.time.Duration.ofDays(10)), twoInAWeek, NO_VERP));
         Enqueued recent = enqueue(List.of("full@example.org"));
         db.inTransaction(() -> cut.record(failed("<soft-2@mta.test>", messageId(recent.id()), "full@example.org", "4.2.2"),
-                "test/server", NOW, twoInAWeek));
+                "test/server", NOW, twoInAWeek, NO_VERP));
         assertThat(suppressions.suppressing("full@example.org", null)).as("the first bounce was 10 days ago").isNull();
 
         Enqueued next = enqueue(List.of("full@example.org"));
         db.inTransaction(() -> cut.record(failed("<soft-3@mta.test>", messageId(next.id()), "full@example.org", "4.4.7"),
-                "test/server", NOW.plusSeconds(3600), twoInAWeek));
+                "test/server", NOW.plusSeconds(3600), twoInAWeek, NO_VERP));
         SuppressionStore.Entry entry = suppressions.suppressing("full@example.org", null);
         assertThat(entry).isNotNull();
         assertThat(entry.reason()).isEqualTo(SuppressionStore.Reason.SOFT_BOUNCE);
@@ -165,11 +237,12 @@ class BounceStoreTest {
         assertThat(mixed.suppressed()).containsExactly("Gone@EXAMPLE.ORG");
         assertThat(db.text("SELECT STATUS FROM MAIL_RECIPIENT WHERE MAIL_ID = ?", mixed.id())).isEqualTo("SUPPRESSED");
         assertThat(only.status()).isEqualTo(MailStatus.SUPPRESSED);
-        assertThat(db.text("SELECT STATUS FROM MAIL_MESSAGE WHERE ID = ?", only.id())).isEqualTo("SUPPRESSED");
+        assertThat(db.text("SELECT STATUS FROM MAIL_STATE WHERE MAIL_ID = ?", only.id())).isEqualTo("SUPPRESSED");
         assertThat(other.status()).as("the local part is compared as written (RFC 5321 §2.4)").isEqualTo(MailStatus.QUEUED);
 
-        ClaimStore.Claim claim = db.inTransaction(() -> db.claimStore().claim("test/server#1", "test/server", NOW,
-                NOW.plusSeconds(60), 10, InDoubtPolicy.RESEND, TestMails.ACCOUNTS));
+        Lease lease = db.inTransaction(() -> db.claimStore().start("test/server#1", NOW, NOW.plusSeconds(60)));
+        ClaimStore.Claim claim = db.inTransaction(() -> db.claimStore().claim(lease, 1, "test/server", NOW, NOW.plusSeconds(60), 10,
+                InDoubtPolicy.RESEND, TestMails.ACCOUNTS, false));
         assertThat(claim.mails()).extracting(ClaimedMail::id).containsExactlyInAnyOrder(mixed.id(), other.id());
         ClaimedMail claimed = claim.mails().stream().filter(m -> m.id() == mixed.id()).findFirst().orElseThrow();
         assertThat(claimed.settled()).as("the dispatcher never sends to a suppressed recipient")

@@ -1,6 +1,8 @@
 package dev.mailqueue.queue.control;
 
-import dev.mailqueue.mail.entity.RecipientStatus;
+import dev.mailqueue.settings.control.InDoubtPolicy;
+import dev.mailqueue.api.MailStatus;
+import dev.mailqueue.queue.entity.RecipientStatus;
 import dev.mailqueue.testsupport.QueueDatabase;
 import dev.mailqueue.testsupport.TestMails;
 import org.junit.jupiter.api.BeforeEach;
@@ -10,8 +12,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
@@ -22,10 +22,10 @@ import static dev.mailqueue.testsupport.TestMails.mail;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The claim on the real schema and database: which rows it takes and in which order, the lease it
- * writes, that it leaves alone what is not due or cannot be sent now, that two claimers never share a
- * row, that it takes back the rows of dead claimers (in doubt when their send had begun), and that a
- * live claimer's renewed lease is never taken back.
+ * The claim on the real schema and database: which mails it takes and in which order, that it writes only the narrow
+ * queue rows (never the mail), that it leaves alone what is not due or cannot be sent now, that two claimers never
+ * share a mail, that it takes back the mail of dead claimers (the first unrecorded one in their send order in doubt,
+ * the others as they were), and that a live claimer's renewed lease is never taken back.
  */
 class ClaimStoreTest {
 
@@ -46,81 +46,131 @@ class ClaimStoreTest {
         outcomes = db.outcomeStore();
     }
 
-    List<Long> enqueue(dev.mailqueue.queue.control.NewMail... mails) {
-        return db.inTransaction(() -> enqueuer.enqueue(TestMails.groups(mails))).stream().map(g -> g.get(0).id()).toList();
+    List<Long> enqueue(NewMail... mails) {
+        return db.inTransaction(() -> enqueuer.enqueue(TestMails.groups(mails), "host/server")).stream()
+                .map(g -> g.get(0).id()).toList();
     }
 
-    ClaimStore.Claim claim(String owner, int limit, Instant now) {
-        return claim(owner, limit, now, InDoubtPolicy.RESEND, TestMails.ACCOUNTS);
+    /** A claimer whose lease runs from {@code now} for the lease time. */
+    Lease start(String owner, Instant now) {
+        return db.inTransaction(() -> cut.start(owner, now, now.plusMillis(LEASE_MS)));
     }
 
-    ClaimStore.Claim claim(String owner, int limit, Instant now, InDoubtPolicy inDoubt, AccountFilter accounts) {
-        return db.inTransaction(() -> cut.claim(owner, "host/server", now, now.plusMillis(LEASE_MS), limit, inDoubt, accounts));
+    ClaimStore.Claim claim(Lease lease, int claimNo, int limit, Instant now) {
+        return claim(lease, claimNo, limit, now, InDoubtPolicy.RESEND, TestMails.ACCOUNTS, true);
+    }
+
+    ClaimStore.Claim claim(Lease lease, int claimNo, int limit, Instant now, InDoubtPolicy inDoubt, AccountFilter accounts,
+                           boolean recover) {
+        return db.inTransaction(() -> cut.claim(lease, claimNo, "host/server", now, now.plusMillis(LEASE_MS), limit, inDoubt, accounts, recover));
+    }
+
+    String status(long id) {
+        return db.text("SELECT STATUS FROM MAIL_STATE WHERE MAIL_ID = ?", id);
+    }
+
+    /** Frees every claimed mail again, as a claimer's release would. */
+    void releaseAll() {
+        db.update("UPDATE MAIL_QUEUE SET CLAIMER = NULL, CLAIM_NO = NULL");
     }
 
     @Test
-    void claimTakesTheBestDueMailsFirstUpToTheLimitAndLeasesThem() {
+    void claimTakesTheBestDueMailsFirstUpToTheLimitAndWritesOnlyTheQueueRows() {
         List<Long> ids = enqueue(
                 mail("old normal, first id", 4, NOW.minusSeconds(180)),
                 mail("urgent, newest", 9, NOW.minusSeconds(60)),
                 mail("oldest normal", 4, NOW.minusSeconds(300)),
                 mail("old normal, second id", 4, NOW.minusSeconds(180)),
                 mail("bulk, oldest of all", 0, NOW.minusSeconds(600)));
+        String contentBefore = db.text("SELECT MIN(SUBJECT) FROM MAIL_MESSAGE");
+        Lease first = start("host/server#1", NOW);
 
-        ClaimStore.Claim claim = claim("host/server#1", 3, NOW);
+        ClaimStore.Claim claim = claim(first, 1, 3, NOW);
 
         assertThat(claim.mails()).extracting(ClaimedMail::subject)
                 .containsExactly("urgent, newest", "oldest normal", "old normal, first id");
         for (ClaimedMail mail : claim.mails()) {
-            assertThat(db.text("SELECT STATUS FROM MAIL_MESSAGE WHERE ID = ?", mail.id())).isEqualTo("SENDING");
-            assertThat(db.text("SELECT LEASE_OWNER FROM MAIL_MESSAGE WHERE ID = ?", mail.id())).isEqualTo("host/server#1");
+            assertThat(status(mail.id())).isEqualTo("SENDING");
+            assertThat(db.number("SELECT CLAIMER FROM MAIL_QUEUE WHERE MAIL_ID = ?", mail.id())).isEqualTo(first.claimer());
+            assertThat(db.number("SELECT CLAIM_NO FROM MAIL_QUEUE WHERE MAIL_ID = ?", mail.id())).isEqualTo(1);
         }
-        assertThat(db.number("SELECT COUNT(*) FROM MAIL_MESSAGE WHERE STATUS = 'QUEUED'")).isEqualTo(2);
+        assertThat(db.number("SELECT COUNT(*) FROM MAIL_QUEUE WHERE CLAIMER IS NULL")).isEqualTo(2);
+        assertThat(db.text("SELECT MIN(SUBJECT) FROM MAIL_MESSAGE")).isEqualTo(contentBefore);
         assertThat(ids).hasSize(5);
-        assertThat(claim("host/server#2", 10, NOW).mails()).extracting(ClaimedMail::subject)
+        assertThat(claim(start("host/server#2", NOW), 1, 10, NOW).mails()).extracting(ClaimedMail::subject)
                 .containsExactly("old normal, second id", "bulk, oldest of all");
     }
 
     @Test
-    void theLeaseRunsOneLeaseTimeAndTheClaimTimeIsKept() throws Exception {
-        long id = enqueue(mail("leased", 4, NOW)).get(0);
-        claim("host/server#1", 1, NOW);
-        try (var c = db.connect(); var s = c.prepareStatement("SELECT LEASE_EXPIRES_AT, CLAIMED_AT FROM MAIL_MESSAGE WHERE ID = ?")) {
-            s.setLong(1, id);
+    void aLeaseRunsOneLeaseTimeFromItsStartAndARenewalMovesIt() throws Exception {
+        Lease lease = start("host/server#1", NOW);
+        assertThat(expiry(lease)).isEqualTo(NOW.plusMillis(LEASE_MS));
+
+        assertThat(db.inTransaction(() -> cut.renew(List.of(lease.claimer()), NOW.plusMillis(2 * LEASE_MS))))
+                .containsExactly(lease.claimer());
+
+        assertThat(expiry(lease)).isEqualTo(NOW.plusMillis(2 * LEASE_MS));
+        claim(lease, 1, 10, NOW.plusMillis(LEASE_MS));
+        assertThat(expiry(lease)).as("a claim renews its claimer's lease").isEqualTo(NOW.plusMillis(2 * LEASE_MS));
+    }
+
+    @Test
+    void aLeaseTakenBackIsNotRenewedAndItsClaimerClaimsNothingMore() {
+        List<Long> ids = enqueue(mail("a", 4, NOW), mail("b", 4, NOW), mail("c", 4, NOW));
+        Lease lapsed = start("host/server#1", NOW);
+        claim(lapsed, 1, 1, NOW);
+
+        ClaimStore.Claim other = claim(start("host/server#2", NOW.plusMillis(LEASE_MS + 1)), 1, 1,
+                NOW.plusMillis(LEASE_MS + 1));
+        assertThat(other.takenBack()).as("the lapsed claimer's lease ran out").isEqualTo(1);
+
+        assertThat(db.inTransaction(() -> cut.renew(List.of(lapsed.claimer()), NOW.plusMillis(3 * LEASE_MS))))
+                .as("its row is gone").isEmpty();
+        ClaimStore.Claim late = claim(lapsed, 2, 10, NOW.plusMillis(LEASE_MS + 2));
+        assertThat(late.leaseHeld()).isFalse();
+        assertThat(late.mails()).isEmpty();
+        assertThat(db.number("SELECT COUNT(*) FROM MAIL_QUEUE WHERE CLAIMER = ?", lapsed.claimer()))
+                .as("no mail is tagged with a claimer that no longer exists").isZero();
+        assertThat(ids).hasSize(3);
+    }
+
+    Instant expiry(Lease lease) throws Exception {
+        try (var c = db.connect(); var s = c.prepareStatement("SELECT EXPIRES_AT FROM MAIL_CLAIMER WHERE ID = ?")) {
+            s.setLong(1, lease.claimer());
             try (var r = s.executeQuery()) {
                 r.next();
-                assertThat(SqlTime.get(r, 1)).isEqualTo(NOW.plusMillis(LEASE_MS));
-                assertThat(SqlTime.get(r, 2)).isEqualTo(NOW);
+                return SqlTime.get(r, 1);
             }
         }
     }
 
     @Test
-    void mailNotYetDueOrWithoutAttemptsIsNotClaimed() {
+    void mailNotYetDueIsNotClaimed() {
         enqueue(TestMails.due(mail("tomorrow", 9, NOW), NOW.plusSeconds(86_400)));
-        long spent = enqueue(mail("no attempts left", 9, NOW)).get(0);
-        db.update("UPDATE MAIL_MESSAGE SET ATTEMPTS_REMAINING = 0 WHERE ID = ?", spent);
+        Lease lease = start("host/server#1", NOW);
 
-        assertThat(claim("host/server#1", 10, NOW).mails()).isEmpty();
-        assertThat(claim("host/server#1", 10, NOW.plusSeconds(86_400)).mails()).extracting(ClaimedMail::subject)
-                .containsExactly("tomorrow");
+        assertThat(claim(lease, 1, 10, NOW).mails()).isEmpty();
+        assertThat(claim(start("host/server#2", NOW.plusSeconds(86_400)), 1, 10, NOW.plusSeconds(86_400)).mails())
+                .extracting(ClaimedMail::subject).containsExactly("tomorrow");
     }
 
     @Test
     void mailOfAccountsThatCannotSendNowOrThisServerDoesNotHaveStaysQueued() {
         enqueue(TestMails.account(mail("via backup", 4, NOW), "backup"),
                 TestMails.account(mail("via default", 4, NOW), "mailqueue"));
-        db.update("UPDATE MAIL_MESSAGE SET SMTP_ACCOUNT = NULL WHERE SUBJECT = 'via default'"); // as before V5
+        db.update("UPDATE MAIL_QUEUE SET SMTP_ACCOUNT = NULL WHERE MAIL_ID = (SELECT ID FROM MAIL_MESSAGE"
+                + " WHERE SUBJECT = 'via default')"); // as before V5
+        Lease lease = start("c#1", NOW);
 
         List<String> known = List.of("mailqueue", "backup");
-        assertThat(claim("c#1", 10, NOW, InDoubtPolicy.RESEND, AccountFilter.of(known, Set.of("backup"), "mailqueue"))
+        assertThat(claim(lease, 1, 10, NOW, InDoubtPolicy.RESEND, AccountFilter.of(known, Set.of("backup"), "mailqueue"), false)
                 .mails()).extracting(ClaimedMail::subject).containsExactly("via default");
-        db.update("UPDATE MAIL_MESSAGE SET STATUS = 'QUEUED', LEASE_OWNER = NULL");
-        assertThat(claim("c#1", 10, NOW, InDoubtPolicy.RESEND, AccountFilter.of(known, Set.of("mailqueue"), "mailqueue"))
+        releaseAll();
+        assertThat(claim(lease, 2, 10, NOW, InDoubtPolicy.RESEND, AccountFilter.of(known, Set.of("mailqueue"), "mailqueue"), false)
                 .mails()).extracting(ClaimedMail::subject).containsExactly("via backup");
-        db.update("UPDATE MAIL_MESSAGE SET STATUS = 'QUEUED', LEASE_OWNER = NULL");
-        assertThat(claim("c#1", 10, NOW, InDoubtPolicy.RESEND, AccountFilter.of(List.of("mailqueue"), Set.of(), "mailqueue"))
-                .mails()).as("a server claims only the mail of accounts it has").extracting(ClaimedMail::subject)
+        releaseAll();
+        assertThat(claim(lease, 3, 10, NOW, InDoubtPolicy.RESEND, AccountFilter.of(List.of("mailqueue"), Set.of(), "mailqueue"),
+                false).mails()).as("a server claims only the mail of accounts it has").extracting(ClaimedMail::subject)
                 .containsExactly("via default");
     }
 
@@ -130,7 +180,9 @@ class ClaimStoreTest {
         enqueue(TestMails.account(mail("via backup", 4, NOW), "backup"),
                 TestMails.account(mail("via default", 4, NOW), "mailqueue"),
                 TestMails.account(mail("via default, no account", 4, NOW), "mailqueue"));
-        db.update("UPDATE MAIL_MESSAGE SET SMTP_ACCOUNT = NULL WHERE SUBJECT = 'via default, no account'"); // as before V5
+        db.update("UPDATE MAIL_QUEUE SET SMTP_ACCOUNT = NULL WHERE MAIL_ID = (SELECT ID FROM MAIL_MESSAGE"
+                + " WHERE SUBJECT = 'via default, no account')"); // as before V5
+        Lease lease = start("c#1", NOW);
 
         assertThat(db.inTransaction(() -> pauses.pause(DispatchPauseStore.ACCOUNT + "backup", "operator", NOW))).isTrue();
         assertThat(db.inTransaction(() -> pauses.pause(DispatchPauseStore.ACCOUNT + "backup", "another", NOW.plusSeconds(1))))
@@ -138,23 +190,23 @@ class ClaimStoreTest {
         assertThat(pauses.list()).containsExactly(
                 new DispatchPauseStore.Pause(DispatchPauseStore.ACCOUNT + "backup", NOW, "operator"));
         assertThat(db.inTransaction(() -> cut.countClaimable(NOW, 10, false, TestMails.ACCOUNTS))).isEqualTo(2);
-        assertThat(claim("c#1", 10, NOW).mails()).extracting(ClaimedMail::subject)
+        assertThat(claim(lease, 1, 10, NOW).mails()).extracting(ClaimedMail::subject)
                 .containsExactlyInAnyOrder("via default", "via default, no account");
-        db.update("UPDATE MAIL_MESSAGE SET STATUS = 'QUEUED', LEASE_OWNER = NULL");
+        releaseAll();
 
         assertThat(db.inTransaction(() -> pauses.pause(DispatchPauseStore.ACCOUNT + "mailqueue", "operator", NOW))).isTrue();
-        assertThat(claim("c#1", 10, NOW).mails()).as("the default account's pause holds mail without an account too")
+        assertThat(claim(lease, 2, 10, NOW).mails()).as("the default account's pause holds mail without an account too")
                 .isEmpty();
         assertThat(db.inTransaction(() -> cut.countClaimable(NOW, 10, false, TestMails.ACCOUNTS))).isZero();
-        assertThat(db.number("SELECT COUNT(*) FROM MAIL_MESSAGE WHERE STATUS = 'QUEUED' AND ATTEMPTS_REMAINING = 5"))
+        assertThat(db.number("SELECT COUNT(*) FROM MAIL_QUEUE WHERE CLAIMER IS NULL AND ATTEMPTS_LEFT = 5"))
                 .as("waiting, no attempt spent").isEqualTo(3);
         assertThat(db.number("SELECT COUNT(*) FROM MAIL_ATTEMPT")).isZero();
 
         assertThat(db.inTransaction(() -> pauses.resume(DispatchPauseStore.ACCOUNT + "backup"))).isTrue();
         assertThat(db.inTransaction(() -> pauses.resume(DispatchPauseStore.ACCOUNT + "backup"))).isFalse();
-        assertThat(claim("c#1", 10, NOW).mails()).extracting(ClaimedMail::subject).containsExactly("via backup");
+        assertThat(claim(lease, 3, 10, NOW).mails()).extracting(ClaimedMail::subject).containsExactly("via backup");
         assertThat(db.inTransaction(() -> pauses.resume(DispatchPauseStore.ACCOUNT + "mailqueue"))).isTrue();
-        assertThat(claim("c#1", 10, NOW).mails()).extracting(ClaimedMail::subject)
+        assertThat(claim(lease, 4, 10, NOW).mails()).extracting(ClaimedMail::subject)
                 .containsExactlyInAnyOrder("via default", "via default, no account");
     }
 
@@ -163,43 +215,45 @@ class ClaimStoreTest {
         DispatchPauseStore pauses = DispatchPauseStore.on(db.tables());
         CampaignStore campaigns = CampaignStore.on(db.tables(), db.operatorStore());
         enqueue(mail("claimed before the pause", 9, NOW));
-        ClaimedMail claimed = claim("c#1", 1, NOW).mails().get(0);
+        ClaimedMail claimed = claim(start("c#1", NOW), 1, 1, NOW).mails().get(0);
         enqueue(TestMails.account(mail("via backup", 4, NOW), "backup"), mail("via default", 4, NOW),
                 TestMails.inCampaign(mail("of a paused campaign", 4, NOW), "winter", null, List.of()));
         assertThat(db.inTransaction(() -> campaigns.pause("winter", "operator", NOW))).isTrue();
+        Lease second = start("c#2", NOW);
 
         assertThat(db.inTransaction(() -> pauses.pause(DispatchPauseStore.QUEUE, "operator", NOW))).isTrue();
-        assertThat(claim("c#2", 10, NOW).mails()).isEmpty();
+        assertThat(claim(second, 1, 10, NOW).mails()).isEmpty();
         assertThat(db.inTransaction(() -> cut.countClaimable(NOW, 10, true, TestMails.ACCOUNTS))).isZero();
-        assertThat(db.text("SELECT STATUS FROM MAIL_MESSAGE WHERE ID = ?", claimed.id())).isEqualTo("SENDING");
+        assertThat(status(claimed.id())).isEqualTo("SENDING");
         assertThat(db.inTransaction(() -> cut.countClaimable(NOW.plusMillis(LEASE_MS + 1), 10, true, TestMails.ACCOUNTS)))
                 .as("a lease that ran out is still taken back").isEqualTo(1);
 
         assertThat(db.inTransaction(() -> pauses.resume(DispatchPauseStore.QUEUE))).isTrue();
-        assertThat(claim("c#2", 10, NOW).mails()).as("the campaign's own pause still holds")
+        assertThat(claim(second, 2, 10, NOW).mails()).as("the campaign's own pause still holds")
                 .extracting(ClaimedMail::subject).containsExactlyInAnyOrder("via backup", "via default");
         assertThat(db.inTransaction(() -> campaigns.resume("winter"))).isTrue();
-        assertThat(claim("c#3", 10, NOW).mails()).extracting(ClaimedMail::subject).containsExactly("of a paused campaign");
+        assertThat(claim(second, 3, 10, NOW).mails()).extracting(ClaimedMail::subject).containsExactly("of a paused campaign");
     }
 
     @Test
-    void claimersRacingForTheSameRowsNeverShareOne() throws Exception {
-        List<dev.mailqueue.queue.control.NewMail> mails = new ArrayList<>();
+    void claimersRacingForTheSameMailsNeverShareOne() throws Exception {
+        List<NewMail> mails = new ArrayList<>();
         for (int i = 0; i < 200; i++) {
             mails.add(mail("m" + i, i % 10, NOW.minusSeconds(i)));
         }
-        enqueue(mails.toArray(dev.mailqueue.queue.control.NewMail[]::new));
+        enqueue(mails.toArray(NewMail[]::new));
         ExecutorService pool = Executors.newFixedThreadPool(4);
         try {
             List<Future<List<Long>>> claimers = new ArrayList<>();
             for (int t = 0; t < 4; t++) {
-                String owner = "host/server#" + t;
+                Lease lease = start("host/server#" + t, NOW);
                 claimers.add(pool.submit(() -> {
                     List<Long> mine = new ArrayList<>();
-                    for (int round = 0; round < 200; round++) {
-                        List<ClaimedMail> got = claim(owner, 7, NOW).mails();
+                    for (int round = 1; round <= 200; round++) {
+                        List<ClaimedMail> got = claim(lease, round, 7, NOW, InDoubtPolicy.RESEND, TestMails.ACCOUNTS, false)
+                                .mails();
                         got.forEach(m -> mine.add(m.id()));
-                        if (got.isEmpty() && db.number("SELECT COUNT(*) FROM MAIL_MESSAGE WHERE STATUS = 'QUEUED'") == 0) {
+                        if (got.isEmpty() && db.number("SELECT COUNT(*) FROM MAIL_QUEUE WHERE CLAIMER IS NULL") == 0) {
                             break;
                         }
                     }
@@ -210,73 +264,74 @@ class ClaimStoreTest {
             for (Future<List<Long>> claimer : claimers) {
                 all.addAll(claimer.get());
             }
-            assertThat(all).as("every row claimed exactly once").hasSize(200).doesNotHaveDuplicates();
-            assertThat(db.number("SELECT COUNT(DISTINCT LEASE_OWNER) FROM MAIL_MESSAGE")).isGreaterThan(1);
+            assertThat(all).as("every mail claimed exactly once").hasSize(200).doesNotHaveDuplicates();
+            assertThat(db.number("SELECT COUNT(DISTINCT CLAIMER) FROM MAIL_QUEUE")).isGreaterThan(1);
         } finally {
             pool.shutdownNow();
         }
     }
 
     @Test
-    void aLeaseThatRanOutBeforeSendingBeganComesBackAsItWas() {
-        long id = enqueue(mail("dead claimer's", 4, NOW)).get(0);
-        claim("dead/server#1", 1, NOW);
-
-        ClaimStore.Claim again = claim("live/server#2", 1, NOW.plusMillis(LEASE_MS + 1));
-
-        assertThat(again.takenBack()).isEqualTo(1);
-        assertThat(again.mails()).singleElement().satisfies(m -> {
-            assertThat(m.id()).isEqualTo(id);
-            assertThat(m.attemptsRemaining()).as("nothing was sent: no attempt spent").isEqualTo(5);
-        });
-        assertThat(db.number("SELECT COUNT(*) FROM MAIL_ATTEMPT")).as("no attempt logged").isZero();
-    }
-
-    @Test
-    void aLeaseThatRanOutAfterSendingBeganIsInDoubtAndSentAgain() {
-        long id = enqueue(mail("dead while sending", 4, NOW)).get(0);
-        claim("dead/server#1", 1, NOW);
-        db.inTransaction(() -> {
-            outcomes.apply(List.of(new Change.SendStarted(id, "dead/server#1", NOW.plusSeconds(1))), retry(), InDoubtPolicy.RESEND, false);
-            return null;
-        });
-
-        ClaimStore.Claim again = claim("live/server#2", 1, NOW.plusMillis(LEASE_MS + 1));
-
-        assertThat(again.mails()).singleElement().satisfies(m -> assertThat(m.attemptsRemaining()).isEqualTo(4));
-        assertThat(db.text("SELECT OUTCOME FROM MAIL_ATTEMPT WHERE MAIL_ID = ?", id)).isEqualTo("IN_DOUBT");
-        assertThat(db.text("SELECT LEASE_OWNER FROM MAIL_ATTEMPT WHERE MAIL_ID = ?", id)).isEqualTo("dead/server#1");
-    }
-
-    @Test
-    void underHoldAnInDoubtMailIsHeldForReview() {
-        long id = enqueue(mail("dead while sending", 4, NOW)).get(0);
-        claim("dead/server#1", 1, NOW);
-        db.update("UPDATE MAIL_MESSAGE SET SEND_STARTED_AT = LEASE_EXPIRES_AT WHERE ID = ?", id);
-
-        assertThat(claim("live/server#2", 1, NOW.plusMillis(LEASE_MS + 1), InDoubtPolicy.HOLD, TestMails.ACCOUNTS)
-                .mails()).isEmpty();
-        assertThat(db.text("SELECT STATUS FROM MAIL_MESSAGE WHERE ID = ?", id)).isEqualTo("HELD");
-        assertThat(db.text("SELECT LAST_ERROR FROM MAIL_MESSAGE WHERE ID = ?", id)).contains("in doubt", "held for review");
-    }
-
-    @Test
-    void aRenewedLeaseIsNotTakenBackAndRenewalTouchesOnlyTheClaimersOwnRows() {
-        List<Long> ids = enqueue(mail("a", 4, NOW), mail("b", 4, NOW));
-        claim("host/server#1", 1, NOW);
-        claim("host/server#2", 1, NOW);
-        long first = db.number("SELECT ID FROM MAIL_MESSAGE WHERE LEASE_OWNER = 'host/server#1'");
-
-        db.inTransaction(() -> {
-            db.outcomeStore().apply(List.of(new Change.Renewed("host/server#1", ids, NOW.plusMillis(2 * LEASE_MS))),
+    void theMailOfADeadClaimerComesBackItsFirstUnrecordedOneInDoubtTheOthersAsTheyWere() {
+        List<Long> ids = enqueue(mail("first sent", 9, NOW), mail("second, in flight", 8, NOW), mail("third", 7, NOW),
+                mail("fourth, of the next claim", 6, NOW));
+        Lease dead = start("dead/server#1", NOW);
+        ClaimStore.Claim first = claim(dead, 1, 3, NOW);
+        ClaimStore.Claim next = claim(dead, 2, 1, NOW); // a claim of the same claimer once the first was handed out
+        assertThat(first.mails()).hasSize(3);
+        assertThat(next.mails()).extracting(ClaimedMail::subject).containsExactly("fourth, of the next claim");
+        db.inTransaction(() -> { // the first mail's outcome was recorded: it is no longer held
+            outcomes.apply(List.of(OutcomeStoreTest.sent(first.mails().get(0), dead, NOW.plusSeconds(1))),
                     OutcomeStoreTest.RETRY, InDoubtPolicy.RESEND, false);
             return null;
         });
 
-        ClaimStore.Claim later = claim("host/server#3", 10, NOW.plusMillis(LEASE_MS + 1));
+        ClaimStore.Claim again = claim(start("live/server#2", NOW.plusMillis(LEASE_MS + 1)), 1, 10,
+                NOW.plusMillis(LEASE_MS + 1));
+
+        assertThat(again.takenBack()).isEqualTo(3);
+        assertThat(again.mails()).extracting(ClaimedMail::subject)
+                .containsExactly("second, in flight", "third", "fourth, of the next claim");
+        assertThat(again.mails().get(0).attemptsRemaining()).as("the one that may have been sent spends an attempt")
+                .isEqualTo(4);
+        assertThat(again.mails().subList(1, 3)).allSatisfy(m -> assertThat(m.attemptsRemaining()).isEqualTo(5));
+        assertThat(db.text("SELECT OUTCOME FROM MAIL_ATTEMPT WHERE MAIL_ID = ?", ids.get(1))).isEqualTo("IN_DOUBT");
+        assertThat(db.text("SELECT LEASE_OWNER FROM MAIL_ATTEMPT WHERE MAIL_ID = ?", ids.get(1))).isEqualTo("dead/server#1");
+        assertThat(db.text("SELECT EVENT_TYPE FROM MAIL_ATTEMPT WHERE MAIL_ID = ?", ids.get(1))).isEqualTo("DEFERRED");
+        assertThat(db.number("SELECT COUNT(*) FROM MAIL_ATTEMPT WHERE MAIL_ID IN (?, ?)", ids.get(2), ids.get(3)))
+                .as("never begun: nothing logged").isZero();
+        assertThat(db.number("SELECT COUNT(*) FROM MAIL_CLAIMER WHERE ID = ?", dead.claimer())).as("its lease is gone")
+                .isZero();
+    }
+
+    @Test
+    void underHoldTheMailInDoubtIsHeldForReview() {
+        long id = enqueue(mail("dead while sending", 4, NOW)).get(0);
+        claim(start("dead/server#1", NOW), 1, 1, NOW);
+
+        assertThat(claim(start("live/server#2", NOW), 1, 1, NOW.plusMillis(LEASE_MS + 1), InDoubtPolicy.HOLD,
+                TestMails.ACCOUNTS, true).mails()).isEmpty();
+        assertThat(status(id)).isEqualTo("HELD");
+        assertThat(db.text("SELECT LAST_ERROR FROM MAIL_STATE WHERE MAIL_ID = ?", id)).contains("in doubt", "held for review");
+        assertThat(db.number("SELECT COUNT(*) FROM MAIL_QUEUE WHERE MAIL_ID = ?", id)).as("no longer live").isZero();
+    }
+
+    @Test
+    void aRenewedLeaseIsNotTakenBack() {
+        List<Long> ids = enqueue(mail("a", 4, NOW), mail("b", 4, NOW));
+        Lease renewed = start("host/server#1", NOW);
+        Lease lapsed = start("host/server#2", NOW);
+        long kept = claim(renewed, 1, 1, NOW).mails().get(0).id();
+        claim(lapsed, 1, 1, NOW);
+
+        db.inTransaction(() -> cut.renew(List.of(renewed.claimer()), NOW.plusMillis(2 * LEASE_MS)));
+
+        ClaimStore.Claim later = claim(start("host/server#3", NOW.plusMillis(LEASE_MS + 1)), 1, 10,
+                NOW.plusMillis(LEASE_MS + 1));
         assertThat(later.takenBack()).as("the other claimer's lease ran out").isEqualTo(1);
-        assertThat(later.mails()).extracting(ClaimedMail::id).doesNotContain(first);
-        assertThat(db.text("SELECT LEASE_OWNER FROM MAIL_MESSAGE WHERE ID = ?", first)).isEqualTo("host/server#1");
+        assertThat(later.mails()).extracting(ClaimedMail::id).doesNotContain(kept).hasSize(1);
+        assertThat(db.number("SELECT CLAIMER FROM MAIL_QUEUE WHERE MAIL_ID = ?", kept)).isEqualTo(renewed.claimer());
+        assertThat(ids).hasSize(2);
     }
 
     @Test
@@ -287,18 +342,20 @@ class ClaimStoreTest {
                 List.of(new NewMail.Attachment("a.pdf", "application/pdf", pdf)),
                 List.of(new NewMail.Header("X-Campaign", "spring")))).get(0);
         long big = enqueue(TestMails.content(mail("big", 4, NOW.plusSeconds(1)), large, null, List.of(), List.of())).get(0);
-        db.update("UPDATE MAIL_MESSAGE SET LAST_ATTEMPT_AT = CREATED_AT WHERE ID = ?", small);
-        db.update("INSERT INTO MAIL_RECIPIENT (MAIL_ID, ADDRESS, STATUS, UPDATED_AT) VALUES (?, 'Gone@Example.com', 'REFUSED', CREATED_AT)"
-                .replace("CREATED_AT)", "?)"), small, java.sql.Timestamp.from(NOW));
+        db.update("UPDATE MAIL_QUEUE SET SETTLED = 1 WHERE MAIL_ID = ?", small);
+        db.update("INSERT INTO MAIL_RECIPIENT (MAIL_ID, ADDRESS, ATTEMPT_ID, STATUS, UPDATED_AT)"
+                + " VALUES (?, 'Gone@Example.com', 1, 'DEFERRED', ?)", small, java.sql.Timestamp.from(NOW));
+        db.update("INSERT INTO MAIL_RECIPIENT (MAIL_ID, ADDRESS, ATTEMPT_ID, STATUS, UPDATED_AT)"
+                + " VALUES (?, 'Gone@Example.com', 2, 'REFUSED', ?)", small, java.sql.Timestamp.from(NOW));
 
-        List<ClaimedMail> claimed = claim("host/server#1", 10, NOW.plusSeconds(2)).mails();
+        List<ClaimedMail> claimed = claim(start("host/server#1", NOW), 1, 10, NOW.plusSeconds(2)).mails();
 
         ClaimedMail first = claimed.get(0);
         assertThat(first.id()).isEqualTo(small);
         assertThat(first.body()).isEqualTo(new ClaimedMail.Body("text", "<p>html</p>"));
         assertThat(first.headers()).containsExactly(new NewMail.Header("X-Campaign", "spring"));
         assertThat(first.attachments()).containsExactly(new ClaimedMail.AttachmentInfo(small, 0, "a.pdf", "application/pdf", pdf.length));
-        assertThat(first.settled()).containsEntry("gone@example.com", RecipientStatus.REFUSED);
+        assertThat(first.settled()).as("the latest result of each recipient").containsEntry("gone@example.com", RecipientStatus.REFUSED);
         assertThat(cut.attachmentContent(small, 0)).isEqualTo(pdf);
         ClaimedMail second = claimed.get(1);
         assertThat(second.body()).as("too large to read with the claim").isNull();
@@ -306,10 +363,10 @@ class ClaimStoreTest {
     }
 
     @Test
-    void countClaimableCountsDueRowsAndRunOutLeases() {
+    void countClaimableCountsDueMailAndMailOfLeasesThatRanOut() {
         enqueue(mail("a", 4, NOW), mail("b", 4, NOW), TestMails.due(mail("later", 4, NOW), NOW.plusSeconds(3600)));
         assertThat(db.inTransaction(() -> cut.countClaimable(NOW, 10, true, TestMails.ACCOUNTS))).isEqualTo(2);
-        claim("dead/server#1", 2, NOW);
+        claim(start("dead/server#1", NOW), 1, 2, NOW);
         assertThat(db.inTransaction(() -> cut.countClaimable(NOW, 10, true, TestMails.ACCOUNTS))).isZero();
         assertThat(db.inTransaction(() -> cut.countClaimable(NOW.plusMillis(LEASE_MS + 1), 10, true, TestMails.ACCOUNTS))).isEqualTo(2);
         assertThat(db.inTransaction(() -> cut.countClaimable(NOW.plusMillis(LEASE_MS + 1), 10, false, TestMails.ACCOUNTS)))
@@ -317,25 +374,17 @@ class ClaimStoreTest {
     }
 
     @Test
-    void aClaimThatDoesNotSweepLeavesExpiredLeasesToALaterOne() {
+    void aClaimThatDoesNotRecoverLeavesExpiredLeasesToALaterOne() {
         enqueue(mail("a", 4, NOW));
-        claim("dead/server#1", 1, NOW);
+        claim(start("dead/server#1", NOW), 1, 1, NOW);
         Instant later = NOW.plusMillis(LEASE_MS + 1);
-        ClaimStore.Claim skipping = db.inTransaction(() -> cut.claim("live/server#2", "live/server", later,
-                later.plusMillis(LEASE_MS), 1, InDoubtPolicy.RESEND, TestMails.ACCOUNTS, false));
+        Lease live = start("live/server#2", later);
+        ClaimStore.Claim skipping = claim(live, 1, 1, later, InDoubtPolicy.RESEND, TestMails.ACCOUNTS, false);
         assertThat(skipping.mails()).isEmpty();
         assertThat(skipping.takenBack()).isZero();
-        ClaimStore.Claim sweeping = db.inTransaction(() -> cut.claim("live/server#2", "live/server", later,
-                later.plusMillis(LEASE_MS), 1, InDoubtPolicy.RESEND, TestMails.ACCOUNTS, true));
-        assertThat(sweeping.takenBack()).isEqualTo(1);
-        assertThat(sweeping.mails()).extracting(ClaimedMail::subject).containsExactly("a");
-    }
-
-    static RetryPolicy retry() {
-        return new RetryPolicy(300_000, 4_000_000, 0.25, 5);
-    }
-
-    static Set<Long> set(List<Long> ids) {
-        return Collections.unmodifiableSet(new HashSet<>(ids));
+        ClaimStore.Claim recovering = claim(live, 2, 1, later, InDoubtPolicy.RESEND, TestMails.ACCOUNTS, true);
+        assertThat(recovering.takenBack()).isEqualTo(1);
+        assertThat(recovering.mails()).extracting(ClaimedMail::subject).containsExactly("a");
+        assertThat(status(recovering.mails().get(0).id())).isEqualTo(MailStatus.SENDING.name());
     }
 }

@@ -36,11 +36,14 @@ class EnqueueStoreTest {
                         new NewMail.Attachment("b.txt", "text/plain", "world".getBytes(StandardCharsets.UTF_8))),
                 List.of(new NewMail.Header("X-One", "1")));
 
-        Enqueued queued = db.inTransaction(() -> cut.enqueue(TestMails.groups(mail))).get(0).get(0);
+        Enqueued queued = db.inTransaction(() -> cut.enqueue(TestMails.groups(mail), "host/server")).get(0).get(0);
 
         assertThat(queued.messageId()).isEqualTo(mail.messageId());
-        assertThat(db.text("SELECT STATUS FROM MAIL_MESSAGE WHERE ID = ?", queued.id())).isEqualTo("QUEUED");
+        assertThat(db.text("SELECT STATUS FROM MAIL_STATE WHERE MAIL_ID = ?", queued.id())).isEqualTo("QUEUED");
         assertThat(db.number("SELECT PRIORITY FROM MAIL_MESSAGE WHERE ID = ?", queued.id())).isEqualTo(7);
+        assertThat(db.number("SELECT PRIORITY FROM MAIL_QUEUE WHERE MAIL_ID = ?", queued.id())).isEqualTo(7);
+        assertThat(db.number("SELECT ATTEMPTS_LEFT FROM MAIL_QUEUE WHERE MAIL_ID = ?", queued.id())).isEqualTo(5);
+        assertThat(db.number("SELECT COUNT(*) FROM MAIL_ATTEMPT")).as("nothing logged for a plain enqueue").isZero();
         assertThat(db.number("SELECT ATTACHMENT_COUNT FROM MAIL_MESSAGE WHERE ID = ?", queued.id())).isEqualTo(2);
         assertThat(db.number("SELECT HEADER_COUNT FROM MAIL_MESSAGE WHERE ID = ?", queued.id())).isEqualTo(1);
         assertThat(db.number("SELECT COUNT(*) FROM MAIL_ATTACHMENT WHERE MAIL_ID = ?", queued.id())).isEqualTo(2);
@@ -52,7 +55,7 @@ class EnqueueStoreTest {
         MailGroup copies = new MailGroup(List.of(mail("copy 1", 4, NOW), mail("copy 2", 4, NOW)), true, null, null);
         MailGroup single = new MailGroup(List.of(mail("single", 4, NOW)), false, null, null);
 
-        List<List<Enqueued>> queued = db.inTransaction(() -> cut.enqueue(List.of(copies, single)));
+        List<List<Enqueued>> queued = db.inTransaction(() -> cut.enqueue(List.of(copies, single), "host/server"));
 
         long first = queued.get(0).get(0).id();
         long second = queued.get(0).get(1).id();
@@ -70,7 +73,7 @@ class EnqueueStoreTest {
                 TestMails.content(mail("copy 2", 4, NOW), "t", null, files, List.of()),
                 TestMails.content(mail("copy 3", 4, NOW), "t", null, files, List.of())), true, null, null);
 
-        List<Enqueued> queued = db.inTransaction(() -> cut.enqueue(List.of(copies))).get(0);
+        List<Enqueued> queued = db.inTransaction(() -> cut.enqueue(List.of(copies), "host/server")).get(0);
 
         long first = queued.get(0).id();
         assertThat(db.number("SELECT COUNT(*) FROM MAIL_ATTACHMENT WHERE MAIL_ID IN (?, ?, ?)",
@@ -81,9 +84,22 @@ class EnqueueStoreTest {
     }
 
     @Test
+    void aThousandMailsTakeTheirIdsInWholeBlocksAndEveryOneIsQueued() {
+        NewMail[] mails = new NewMail[1000];
+        for (int i = 0; i < mails.length; i++) {
+            mails[i] = mail("bulk " + i, 4, NOW);
+        }
+        List<Long> ids = db.inTransaction(() -> cut.enqueue(List.of(new MailGroup(List.of(mails), false, null, null)),
+                "host/server")).get(0).stream().map(Enqueued::id).toList();
+
+        assertThat(ids).hasSize(1000).doesNotHaveDuplicates().isSorted();
+        assertThat(db.number("SELECT COUNT(*) FROM MAIL_QUEUE")).isEqualTo(1000);
+    }
+
+    @Test
     void anIdempotencyKeyFindsItsMailWithTheRequestsDigestAndCannotBeStoredTwice() {
         MailGroup keyed = new MailGroup(List.of(mail("keyed", 4, NOW)), false, "user\tkey-1", "ab".repeat(32));
-        Enqueued queued = db.inTransaction(() -> cut.enqueue(List.of(keyed))).get(0).get(0);
+        Enqueued queued = db.inTransaction(() -> cut.enqueue(List.of(keyed), "host/server")).get(0).get(0);
 
         EnqueueStore.EarlierEnqueue earlier = cut.findByIdempotencyKey("user\tkey-1").orElseThrow();
         assertThat(earlier.first()).isEqualTo(queued);
@@ -91,7 +107,7 @@ class EnqueueStoreTest {
         assertThat(cut.findByIdempotencyKey("other\tkey-1")).isEmpty();
 
         MailGroup again = new MailGroup(List.of(mail("keyed again", 4, NOW)), false, "user\tkey-1", "cd".repeat(32));
-        assertThatThrownBy(() -> db.inTransaction(() -> cut.enqueue(List.of(again))))
+        assertThatThrownBy(() -> db.inTransaction(() -> cut.enqueue(List.of(again), "host/server")))
                 .isInstanceOf(StoreException.class)
                 .satisfies(e -> assertThat(EnqueueStore.isUniqueViolation(e)).isTrue());
     }

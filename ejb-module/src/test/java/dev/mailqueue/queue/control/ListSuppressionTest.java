@@ -1,7 +1,8 @@
 package dev.mailqueue.queue.control;
 
+import dev.mailqueue.settings.control.InDoubtPolicy;
 import dev.mailqueue.api.MailStatus;
-import dev.mailqueue.mail.entity.RecipientStatus;
+import dev.mailqueue.queue.entity.RecipientStatus;
 import dev.mailqueue.testsupport.TestMails;
 import dev.mailqueue.testsupport.QueueDatabase;
 import org.junit.jupiter.api.BeforeEach;
@@ -41,8 +42,8 @@ class ListSuppressionTest {
     Enqueued enqueue(String list, String... recipients) {
         NewMail mail = to(mail("issue 7", 4, NOW), List.of(recipients), List.of(), List.of());
         NewMail queued = list == null ? mail : inList(mail, list);
-        return db.inTransaction(() -> enqueuer.enqueue(List.of(new MailGroup(List.of(queued), false, null, null))))
-                .get(0).get(0);
+        return db.inTransaction(() -> enqueuer.enqueue(List.of(new MailGroup(List.of(queued), false, null, null)),
+                "host/server")).get(0).get(0);
     }
 
     @Test
@@ -52,8 +53,10 @@ class ListSuppressionTest {
         Enqueued news = enqueue("news", "reader@example.org");
         assertThat(news.status()).isEqualTo(MailStatus.SUPPRESSED);
         assertThat(news.suppressed()).containsExactly("reader@example.org");
-        assertThat(db.text("SELECT STATUS FROM MAIL_MESSAGE WHERE ID = ?", news.id())).isEqualTo("SUPPRESSED");
+        assertThat(db.text("SELECT STATUS FROM MAIL_STATE WHERE MAIL_ID = ?", news.id())).isEqualTo("SUPPRESSED");
         assertThat(db.text("SELECT STATUS FROM MAIL_RECIPIENT WHERE MAIL_ID = ?", news.id())).isEqualTo("SUPPRESSED");
+        assertThat(db.number("SELECT COUNT(*) FROM MAIL_QUEUE WHERE MAIL_ID = ?", news.id())).as("never queued").isZero();
+        assertThat(db.text("SELECT OUTCOME FROM MAIL_ATTEMPT WHERE MAIL_ID = ?", news.id())).isEqualTo("SUPPRESSED");
 
         Enqueued offers = enqueue("offers", "reader@example.org");
         assertThat(offers.status()).as("another list").isEqualTo(MailStatus.QUEUED);
@@ -71,7 +74,9 @@ class ListSuppressionTest {
 
         assertThat(digest.status()).isEqualTo(MailStatus.QUEUED);
         assertThat(digest.suppressed()).containsExactly("left@example.org");
-        assertThat(db.number("SELECT SUPPRESSED_COUNT FROM MAIL_MESSAGE WHERE ID = ?", digest.id())).isEqualTo(1);
+        assertThat(db.number("SELECT SETTLED FROM MAIL_QUEUE WHERE MAIL_ID = ?", digest.id())).as("read at the claim")
+                .isEqualTo(1);
+        assertThat(db.text("SELECT MAIL_STATUS FROM MAIL_ATTEMPT WHERE MAIL_ID = ?", digest.id())).as("still queued").isNull();
     }
 
     @Test
@@ -92,8 +97,9 @@ class ListSuppressionTest {
 
     ClaimStore.Claim claim() {
         ClaimStore claims = db.claimStore();
-        return db.inTransaction(() -> claims.claim("host/server#1", "host/server", NOW, NOW.plusSeconds(60), 10,
-                InDoubtPolicy.RESEND, TestMails.ACCOUNTS));
+        Lease lease = db.inTransaction(() -> claims.start("host/server#1", NOW, NOW.plusSeconds(60)));
+        return db.inTransaction(() -> claims.claim(lease, 1, "host/server", NOW, NOW.plusSeconds(60), 10, InDoubtPolicy.RESEND,
+                TestMails.ACCOUNTS, false));
     }
 
     @Test
@@ -114,9 +120,9 @@ class ListSuppressionTest {
         assertThat(offers.settled()).as("another list").isEmpty();
         assertThat(db.text("SELECT STATUS FROM MAIL_RECIPIENT WHERE MAIL_ID = ? AND ADDRESS = ?", waiting.id(),
                 "late@example.org")).isEqualTo("SUPPRESSED");
-        assertThat(db.number("SELECT SUPPRESSED_COUNT FROM MAIL_MESSAGE WHERE ID = ?", waiting.id())).isEqualTo(1);
-        assertThat(db.text("SELECT STATUS FROM MAIL_MESSAGE WHERE ID = ?", alone.id())).isEqualTo("SUPPRESSED");
-        assertThat(db.text("SELECT LEASE_OWNER FROM MAIL_MESSAGE WHERE ID = ?", alone.id())).isNull();
+        assertThat(db.number("SELECT SETTLED FROM MAIL_QUEUE WHERE MAIL_ID = ?", waiting.id())).isEqualTo(1);
+        assertThat(db.text("SELECT STATUS FROM MAIL_STATE WHERE MAIL_ID = ?", alone.id())).isEqualTo("SUPPRESSED");
+        assertThat(db.number("SELECT COUNT(*) FROM MAIL_QUEUE WHERE MAIL_ID = ?", alone.id())).isZero();
         assertThat(db.text("SELECT STATUS FROM MAIL_RECIPIENT WHERE MAIL_ID = ?", alone.id())).isEqualTo("SUPPRESSED");
     }
 }

@@ -1,16 +1,15 @@
 package dev.mailqueue.queue.control;
 
+import dev.mailqueue.settings.control.InDoubtPolicy;
+import dev.mailqueue.api.MailStatus;
+import dev.mailqueue.testsupport.MailStates;
 import dev.mailqueue.testsupport.QueueDatabase;
 import dev.mailqueue.testsupport.TestMails;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 
 import static dev.mailqueue.testsupport.TestMails.mail;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -19,7 +18,8 @@ import static org.assertj.core.api.Assertions.tuple;
 /**
  * The console's chart data on the real schema: buckets of a minute (or an hour) ending with the one that
  * holds now; attempts counted by how they ended (sent, failed for good, deferred); and the queue's depth
- * at each bucket's end, from mails created and ended in the range and the depth now.
+ * at each bucket's end, from mails that began to wait and ended in the range and the depth now. The mails get
+ * their history through the stores (enqueue, claim, outcome, cancel, requeue), as the queue writes it.
  */
 class SeriesStoreTest {
 
@@ -29,63 +29,43 @@ class SeriesStoreTest {
     @RegisterExtension
     static final QueueDatabase db = QueueDatabase.perTestClass();
 
-    static final AtomicLong ATTEMPT_IDS = new AtomicLong(1_000_000);
-
     SeriesStore cut = SeriesStore.on(db.tables());
+
+    MailStates mails = new MailStates(db);
 
     static Instant at(String hhmmss) {
         return Instant.parse("2030-03-14T" + hhmmss + "Z");
     }
 
     long enqueue(String subject, Instant createdAt, String account) {
-        return db.inTransaction(() -> db.enqueueStore().enqueue(TestMails.groups(
-                TestMails.account(mail(subject, 4, createdAt), account)))).get(0).get(0).id();
+        return mails.enqueue(TestMails.account(mail(subject, 4, createdAt), account));
     }
 
-    /** Runs an update whose {@link Instant} parameters are bound as the store binds them (UTC). */
-    static void sql(String sql, Object... params) {
-        try (Connection c = db.connect(); PreparedStatement s = c.prepareStatement(sql)) {
-            for (int i = 0; i < params.length; i++) {
-                if (params[i] instanceof Instant instant) {
-                    SqlTime.set(s, i + 1, instant);
-                } else {
-                    s.setObject(i + 1, params[i]);
-                }
-            }
-            s.executeUpdate();
-        } catch (SQLException e) {
-            throw new IllegalStateException(sql, e);
-        }
-    }
-
-    static void attempt(long mailId, Instant started, Instant finished, String outcome) {
-        sql("INSERT INTO MAIL_ATTEMPT (ID, MAIL_ID, STARTED_AT, FINISHED_AT, SERVER_INSTANCE, LEASE_OWNER, OUTCOME,"
-                + " SMTP_ACCOUNT) VALUES (?, ?, ?, ?, 'host/server', 'host/server#1', ?, 'mailqueue')",
-                ATTEMPT_IDS.incrementAndGet(), mailId, started, finished, outcome);
-    }
-
-    /** The mails of the test, by what became of them (see each line), around {@link #NOW}. */
+    /** The mails of the test, by what became of them (see each line), around {@link #NOW}, in the order of time. */
     void aQueueOfAnHour() {
+        long expired = enqueue("created 07:00, expired when claimed 09:02", at("07:00:00"), "mailqueue");
         enqueue("waiting since before the range", at("08:00:00"), "mailqueue");
         long held = enqueue("held since before the range", at("08:00:00"), "mailqueue");
-        sql("UPDATE MAIL_MESSAGE SET STATUS = 'HELD' WHERE ID = ?", held);
-        long sent = enqueue("created 09:00, sent 09:10", at("09:00:30"), "mailqueue");
-        attempt(sent, at("09:10:00"), at("09:10:10"), "SENT");
-        sql("UPDATE MAIL_MESSAGE SET STATUS = 'SENT', LAST_ATTEMPT_AT = ?, SENT_AT = ? WHERE ID = ?",
-                at("09:10:00"), at("09:10:10"), sent);
+        mails.attempt(held, at("08:10:00"), at("08:10:30"), Verdict.IN_DOUBT, null, "no answer to the end of DATA",
+                List.of(), InDoubtPolicy.HOLD);
         long failed = enqueue("created 08:50, deferred 09:05, failed 09:20", at("08:50:00"), "mailqueue");
-        attempt(failed, at("09:05:00"), at("09:05:05"), "FAILED");
-        attempt(failed, at("09:20:00"), at("09:20:01"), "FAILED");
-        sql("UPDATE MAIL_MESSAGE SET STATUS = 'FAILED', LAST_ATTEMPT_AT = ? WHERE ID = ?", at("09:20:00"), failed);
+        long sent = enqueue("created 09:00, sent 09:10", at("09:00:30"), "mailqueue");
         long cancelled = enqueue("created 09:01, cancelled 09:15", at("09:01:00"), "mailqueue");
-        sql("UPDATE MAIL_MESSAGE SET STATUS = 'CANCELLED' WHERE ID = ?", cancelled);
-        sql("INSERT INTO MAIL_EVENT (MAIL_ID, EVENT_TYPE, OCCURRED_AT, PUBLISHED) VALUES (?, 'CANCELLED', ?, 1)",
-                cancelled, at("09:15:00"));
-        long suppressed = enqueue("suppressed at enqueue 09:25: never waited", at("09:25:00"), "mailqueue");
-        sql("UPDATE MAIL_MESSAGE SET STATUS = 'SUPPRESSED' WHERE ID = ?", suppressed);
-        long expired = enqueue("created 07:00, expired when claimed 09:02", at("07:00:00"), "mailqueue");
-        sql("UPDATE MAIL_MESSAGE SET STATUS = 'EXPIRED', CLAIMED_AT = ? WHERE ID = ?", at("09:02:00"), expired);
+        mails.attempt(expired, at("09:02:00"), at("09:02:00"), Verdict.EXPIRED, null, "expired before it was sent",
+                List.of(), InDoubtPolicy.RESEND);
+        mails.failed(failed, at("09:05:00"), at("09:05:05"), Verdict.TRANSIENT, 451, "try later");
+        mails.sent(sent, at("09:10:00"), at("09:10:10"));
+        mails.cancel(cancelled, at("09:15:00"));
+        mails.failed(failed, at("09:20:00"), at("09:20:01"), Verdict.PERMANENT, 550, "no such user");
         enqueue("created 09:24 for backup, waiting", at("09:24:00"), "backup");
+        db.inTransaction(() -> SuppressionStore.on(db.tables()).add("blocked@example.com", SuppressionStore.ALL,
+                SuppressionStore.Reason.MANUAL, null, at("09:24:30")));
+        long suppressed = mails.enqueue(TestMails.to(TestMails.account(
+                mail("suppressed at enqueue 09:25: never waited", 4, at("09:25:00")), "mailqueue"),
+                List.of("blocked@example.com"), List.of(), List.of()));
+        assertThat(List.of(mails.status(expired), mails.status(held), mails.status(failed), mails.status(sent),
+                mails.status(cancelled), mails.status(suppressed))).containsExactly(MailStatus.EXPIRED, MailStatus.HELD,
+                MailStatus.FAILED, MailStatus.SENT, MailStatus.CANCELLED, MailStatus.SUPPRESSED);
     }
 
     @Test
@@ -118,7 +98,10 @@ class SeriesStoreTest {
     @Test
     void anAccountsSeriesCountsItsOwnMailAndTheDefaultAccountAlsoMailRoutedToNone() {
         aQueueOfAnHour();
-        sql("UPDATE MAIL_MESSAGE SET SMTP_ACCOUNT = NULL WHERE SUBJECT = 'waiting since before the range'"); // as before V5
+        // as before V5: routed to no account (the queue row copies the mail's)
+        db.update("UPDATE MAIL_QUEUE SET SMTP_ACCOUNT = NULL WHERE MAIL_ID = (SELECT ID FROM MAIL_MESSAGE"
+                + " WHERE SUBJECT = 'waiting since before the range')");
+        db.update("UPDATE MAIL_MESSAGE SET SMTP_ACCOUNT = NULL WHERE SUBJECT = 'waiting since before the range'");
 
         List<SeriesStore.Bucket> backup = cut.read(SeriesStore.Range.HOUR, "backup", false, NOW);
         assertThat(backup).extracting(SeriesStore.Bucket::sent).containsOnly(0L);
@@ -145,6 +128,34 @@ class SeriesStoreTest {
         assertThat(queuedAt(week, "08:00:00")).as("at 09:00: the two old ones, the expiring and the failing one")
                 .isEqualTo(4);
         assertThat(queuedAt(week, "06:00:00")).as("before 07:00: nothing").isZero();
+    }
+
+    @Test
+    void aMailRequeuedAfterItFailedWaitsAgainFromItsRequeueAndItsFailureStaysFailed() {
+        long mail = enqueue("created 09:00, failed 09:06, requeued 09:12, sent 09:14", at("09:00:00"), "mailqueue");
+        mails.failed(mail, at("09:06:00"), at("09:06:02"), Verdict.PERMANENT, 550, "no such user");
+        mails.requeue(mail, at("09:12:00"));
+        mails.sent(mail, at("09:14:00"), at("09:14:01"));
+        long waiting = enqueue("created 09:03, cancelled 09:04, requeued 09:08, waiting", at("09:03:00"), "mailqueue");
+        mails.cancel(waiting, at("09:04:00"));
+        mails.requeue(waiting, at("09:08:00"));
+
+        List<SeriesStore.Bucket> hour = cut.read(SeriesStore.Range.HOUR, null, false, NOW);
+
+        assertThat(hour).filteredOn(b -> b.sent() + b.failed() + b.deferred() > 0)
+                .extracting(SeriesStore.Bucket::start, SeriesStore.Bucket::sent, SeriesStore.Bucket::failed,
+                        SeriesStore.Bucket::deferred)
+                .as("the failure stays a failure of its minute").containsExactly(tuple(at("09:06:00"), 0L, 1L, 0L),
+                        tuple(at("09:14:00"), 1L, 0L, 0L));
+        assertThat(queuedAt(hour, "08:59:00")).isZero();
+        assertThat(queuedAt(hour, "09:00:00")).isEqualTo(1);
+        assertThat(queuedAt(hour, "09:03:00")).isEqualTo(2);
+        assertThat(queuedAt(hour, "09:04:00")).as("- the cancelled one").isEqualTo(1);
+        assertThat(queuedAt(hour, "09:06:00")).as("- the failed one").isZero();
+        assertThat(queuedAt(hour, "09:08:00")).as("+ the cancelled one, requeued").isEqualTo(1);
+        assertThat(queuedAt(hour, "09:12:00")).as("+ the failed one, requeued").isEqualTo(2);
+        assertThat(queuedAt(hour, "09:14:00")).as("- the one sent").isEqualTo(1);
+        assertThat(queuedAt(hour, "09:26:00")).as("now").isEqualTo(1);
     }
 
     static long queuedAt(List<SeriesStore.Bucket> buckets, String hhmmss) {

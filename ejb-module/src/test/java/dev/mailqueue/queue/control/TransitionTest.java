@@ -1,5 +1,7 @@
 package dev.mailqueue.queue.control;
 
+import dev.mailqueue.settings.control.InDoubtPolicy;
+import dev.mailqueue.settings.control.RetryPolicy;
 import dev.mailqueue.api.MailStatus;
 import org.junit.jupiter.api.Test;
 
@@ -15,7 +17,7 @@ class TransitionTest {
     static final RetryPolicy RETRY = new RetryPolicy(1000, 8000, 0, 5);
 
     static AttemptResult result(Verdict verdict, int attemptsRemaining, Instant expiresAt) {
-        return new AttemptResult(1, "o#1", "s", "a", attemptsRemaining, expiresAt, T, T.plusSeconds(1), verdict,
+        return new AttemptResult(1, new Lease(1, "o#1"), "s", "a", attemptsRemaining, expiresAt, T, T.plusSeconds(1), verdict,
                 null, null, null, "why", List.of());
     }
 
@@ -48,18 +50,18 @@ class TransitionTest {
 
     @Test
     void aLostLeaseComesBackAsItWasUnlessSendingHadBegun() {
-        assertThat(Transition.afterLostLease(new ExpiredLease(1, "dead#1", null, 5), InDoubtPolicy.RESEND, T))
+        assertThat(Transition.afterLostLease(new ExpiredLease(1, "dead#1", false, 5), InDoubtPolicy.RESEND, T))
                 .satisfies(t -> {
                     assertThat(t.status()).isEqualTo(MailStatus.QUEUED);
                     assertThat(t.attemptsRemaining()).isEqualTo(5);
                 });
-        assertThat(Transition.afterLostLease(new ExpiredLease(1, "dead#1", T, 5), InDoubtPolicy.RESEND, T))
+        assertThat(Transition.afterLostLease(new ExpiredLease(1, "dead#1", true, 5), InDoubtPolicy.RESEND, T))
                 .satisfies(t -> {
                     assertThat(t.status()).isEqualTo(MailStatus.QUEUED);
                     assertThat(t.attemptsRemaining()).isEqualTo(4);
                     assertThat(t.notBefore()).isEqualTo(T);
                 });
-        assertThat(Transition.afterLostLease(new ExpiredLease(1, "dead#1", T, 5), InDoubtPolicy.HOLD, T).status())
+        assertThat(Transition.afterLostLease(new ExpiredLease(1, "dead#1", true, 5), InDoubtPolicy.HOLD, T).status())
                 .isEqualTo(MailStatus.HELD);
     }
 }

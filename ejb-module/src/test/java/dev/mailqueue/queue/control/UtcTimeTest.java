@@ -1,5 +1,6 @@
 package dev.mailqueue.queue.control;
 
+import dev.mailqueue.settings.control.InDoubtPolicy;
 import dev.mailqueue.testsupport.QueueDatabase;
 import dev.mailqueue.testsupport.TestMails;
 import org.junit.jupiter.api.BeforeAll;
@@ -36,18 +37,20 @@ class UtcTimeTest {
     void aLeaseWrittenInTheMissingHourRunsOutWhenItShouldNotAnHourEarly() {
         EnqueueStore enqueuer = db.enqueueStore();
         ClaimStore store = db.claimStore();
-        db.inTransaction(() -> enqueuer.enqueue(TestMails.groups(TestMails.due(mail("dst", 4, IN_THE_GAP), IN_THE_GAP))));
-        assertThat(db.inTransaction(() -> store.claim("a/s#1", "a/s", IN_THE_GAP.minusSeconds(1), IN_THE_GAP.plusSeconds(59),
-                1, InDoubtPolicy.RESEND, TestMails.ACCOUNTS)).mails()).as("not due a second early").isEmpty();
-        List<ClaimedMail> claimed = db.inTransaction(() -> store.claim("a/s#1", "a/s", IN_THE_GAP,
-                IN_THE_GAP.plusSeconds(60), 1, InDoubtPolicy.RESEND, TestMails.ACCOUNTS)).mails();
+        db.inTransaction(() -> enqueuer.enqueue(TestMails.groups(TestMails.due(mail("dst", 4, IN_THE_GAP), IN_THE_GAP)), "a/s"));
+        Lease first = db.inTransaction(() -> store.start("a/s#1", IN_THE_GAP, IN_THE_GAP.plusSeconds(60)));
+        assertThat(db.inTransaction(() -> store.claim(first, 1, "a/s", IN_THE_GAP.minusSeconds(1), IN_THE_GAP.minusSeconds(1).plusSeconds(60), 1, InDoubtPolicy.RESEND,
+                TestMails.ACCOUNTS, true)).mails()).as("not due a second early").isEmpty();
+        List<ClaimedMail> claimed = db.inTransaction(() -> store.claim(first, 2, "a/s", IN_THE_GAP, IN_THE_GAP.plusSeconds(60), 1, InDoubtPolicy.RESEND,
+                TestMails.ACCOUNTS, true)).mails();
         assertThat(claimed).singleElement().satisfies(m -> assertThat(m.createdAt()).isEqualTo(IN_THE_GAP));
 
-        ClaimStore.Claim early = db.inTransaction(() -> store.claim("b/s#2", "b/s", IN_THE_GAP.plusSeconds(30),
-                IN_THE_GAP.plusSeconds(90), 1, InDoubtPolicy.RESEND, TestMails.ACCOUNTS));
+        Lease second = db.inTransaction(() -> store.start("b/s#2", IN_THE_GAP, IN_THE_GAP.plusSeconds(600)));
+        ClaimStore.Claim early = db.inTransaction(() -> store.claim(second, 1, "b/s", IN_THE_GAP.plusSeconds(30), IN_THE_GAP.plusSeconds(30).plusSeconds(60), 1,
+                InDoubtPolicy.RESEND, TestMails.ACCOUNTS, true));
         assertThat(early.takenBack()).as("30 s into a 60 s lease").isZero();
-        ClaimStore.Claim late = db.inTransaction(() -> store.claim("b/s#2", "b/s", IN_THE_GAP.plusSeconds(61),
-                IN_THE_GAP.plusSeconds(121), 1, InDoubtPolicy.RESEND, TestMails.ACCOUNTS));
+        ClaimStore.Claim late = db.inTransaction(() -> store.claim(second, 2, "b/s", IN_THE_GAP.plusSeconds(61), IN_THE_GAP.plusSeconds(61).plusSeconds(60), 1,
+                InDoubtPolicy.RESEND, TestMails.ACCOUNTS, true));
         assertThat(late.takenBack()).as("1 s after the lease ran out").isEqualTo(1);
         assertThat(late.mails()).hasSize(1);
     }

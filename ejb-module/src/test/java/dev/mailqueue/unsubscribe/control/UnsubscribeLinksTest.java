@@ -5,6 +5,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,6 +23,7 @@ class UnsubscribeLinksTest {
         Map<String, String> settings = new HashMap<>();
         settings.put(UnsubscribeLinks.URL, url);
         settings.put(UnsubscribeLinks.SECRET, secret);
+        settings.put(UnsubscribeLinks.LIFETIME, "365");
         return UnsubscribeLinks.of(settings::get);
     }
 
@@ -29,8 +32,8 @@ class UnsubscribeLinksTest {
         UnsubscribeLinks off = links(null, " ");
 
         assertThat(off.enabled()).isFalse();
-        assertThat(off.verify(new UnsubscribeToken("news", "a@example.org").sign(SECRET))).isEmpty();
-        assertThatThrownBy(() -> off.link("news", "a@example.org")).isInstanceOf(IllegalStateException.class)
+        assertThat(off.verify(new UnsubscribeToken("news", "a@example.org", Instant.MAX).sign(SECRET))).isEmpty();
+        assertThatThrownBy(() -> off.link("news", "a@example.org", Instant.now())).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining(UnsubscribeLinks.URL);
     }
 
@@ -38,7 +41,8 @@ class UnsubscribeLinksTest {
     void aMailOfAListGetsBothFieldsWithItsRecipientsLink() {
         UnsubscribeLinks links = links("https://mail.example.com/api/unsubscribe/", SECRET);
 
-        List<NewMail.Header> headers = links.headers("news", "Reader@Example.ORG");
+        Instant sent = Instant.now();
+        List<NewMail.Header> headers = links.headers("news", "Reader@Example.ORG", sent);
 
         assertThat(headers).extracting(NewMail.Header::name).containsExactly("List-Unsubscribe", "List-Unsubscribe-Post");
         assertThat(headers.get(1).value()).isEqualTo("List-Unsubscribe=One-Click");
@@ -46,7 +50,8 @@ class UnsubscribeLinksTest {
         assertThat(value).startsWith("<https://mail.example.com/api/unsubscribe/").endsWith(">").doesNotContain("unsubscribe//");
         String token = value.substring(value.lastIndexOf('/') + 1, value.length() - 1);
         assertThat(links.verify(token)).as("the domain as the suppression list keys it")
-                .contains(new UnsubscribeToken("news", "Reader@example.org"));
+                .contains(new UnsubscribeToken("news", "Reader@example.org",
+                        Instant.ofEpochSecond(sent.plus(Duration.ofDays(365)).getEpochSecond())));
         assertThat(links("https://other.example/u", SECRET + "x").verify(token)).as("another installation's secret").isEmpty();
     }
 
@@ -58,6 +63,14 @@ class UnsubscribeLinksTest {
                 .isInstanceOf(IllegalStateException.class).hasMessageStartingWith("configuration " + UnsubscribeLinks.URL);
         assertThatThrownBy(() -> links("https://mail.example.com/api/unsubscribe", "x".repeat(31)))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("at least 32 characters");
+    }
+
+    @Test
+    void aLifetimeOutOfRangeStopsTheStartNamingIt() {
+        Map<String, String> settings = new HashMap<>(Map.of(UnsubscribeLinks.URL, "https://mail.example.com/u",
+                UnsubscribeLinks.SECRET, SECRET, UnsubscribeLinks.LIFETIME, "0"));
+        assertThatThrownBy(() -> UnsubscribeLinks.of(settings::get)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining(UnsubscribeLinks.LIFETIME);
     }
 
     @ParameterizedTest

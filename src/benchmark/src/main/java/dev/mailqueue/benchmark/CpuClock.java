@@ -49,6 +49,51 @@ final class CpuClock {
         }
     }
 
+    /**
+     * CPU time used so far by the processes a phase is charged to: the whole machine, the server's JVM,
+     * PostgreSQL, smtp-sink and this client. Take one right before and one right after a phase's timed
+     * part and subtract ({@link #since}); a figure that could not be read is negative (or null).
+     *
+     * @param machine  every CPU of the machine, or null
+     * @param liberty  the server's JVM, seconds, or -1
+     * @param postgres every postgres process, seconds, or -1
+     * @param sink     smtp-sink, seconds, or -1
+     * @param client   this JVM, seconds, or -1
+     */
+    record Reading(Machine machine, double liberty, double postgres, double sink, double client) {
+
+        /**
+         * @param libertyPid the server's JVM, 0 for none
+         * @param sinkPid    smtp-sink, 0 for none
+         * @return the CPU time used so far
+         */
+        static Reading now(long libertyPid, long sinkPid) {
+            return new Reading(CpuClock.machine(), libertyPid > 0 ? seconds(libertyPid) : -1, postgresSeconds(),
+                    sinkPid > 0 ? seconds(sinkPid) : -1, self());
+        }
+
+        /** @return what was used between {@code before} and this reading; -1 (null) where either is missing */
+        Reading since(Reading before) {
+            return new Reading(machine == null || before.machine == null ? null : machine.since(before.machine),
+                    minus(liberty, before.liberty), minus(postgres, before.postgres), minus(sink, before.sink),
+                    minus(client, before.client));
+        }
+
+        private static double minus(double now, double then) {
+            return now < 0 || then < 0 ? -1 : now - then;
+        }
+
+        /** @return the machine's busy CPU time per unit, milliseconds, or -1 */
+        double machineMillis(long units) {
+            return machine == null ? -1 : 1000 * machine.busySeconds() / units;
+        }
+
+        /** @return milliseconds per unit of a process figure, or -1 when it was not measured */
+        static double millis(double seconds, long units) {
+            return seconds < 0 ? -1 : 1000 * seconds / units;
+        }
+    }
+
     /** @return the machine's CPU time so far, or null when /proc/stat cannot be read */
     static Machine machine() {
         String stat = read(Path.of("/proc/stat"));

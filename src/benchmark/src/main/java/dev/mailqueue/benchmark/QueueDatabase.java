@@ -2,7 +2,6 @@ package dev.mailqueue.benchmark;
 
 import java.io.PrintStream;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -11,49 +10,75 @@ import java.time.LocalDateTime;
 import java.util.concurrent.TimeoutException;
 
 /**
- * Reads the queue's tables in PostgreSQL (read only): how much is left to send while dispatch runs,
- * and afterwards the dispatch figures of one run's mails, told apart by the first word of their
- * subject. All times come from the rows: {@code created_at} (enqueue), {@code not_before} (due) and
- * {@code sent_at} (the SMTP server's 250 after DATA), UTC wall clock of the application server.
+ * The only class of the benchmark that knows the queue's tables: it reads them in PostgreSQL (how much
+ * is left to send while dispatch runs, and afterwards the dispatch figures of one run's mails, told apart
+ * by the first word of their subject) and, between rounds, deletes the single-request phase's mails,
+ * which are due the next day and would otherwise stay in the next round's claims. All times come from
+ * the rows: the mail's {@code created_at} (enqueue) and its log's {@code started_at} and {@code finished_at}
+ * (the attempt that recorded it SENT ended at the SMTP server's 250 after DATA), UTC wall clock of the
+ * application server. It reads the lean store (schema version 13 on): MAIL_QUEUE, MAIL_ATTEMPT, MAIL_STATE.
+ * <p>
+ * When the schema changes, change this class alone: what the database as a whole did in a phase (WAL,
+ * tuple writes, statements) is measured by {@link PgCounters} from PostgreSQL's statistics, which knows
+ * only the schema's name.
  */
 public final class QueueDatabase implements AutoCloseable {
 
-    /** Rows still to go: QUEUED (the partial claim index) and leased (the partial lease index). */
+    /** Rows still to go: free (the partial claim index) and held by a claimer (the partial claimer index). */
     private static final String OUTSTANDING = """
-            SELECT (SELECT count(*) FROM mail_message WHERE status = 'QUEUED'),
-                   (SELECT count(*) FROM mail_message WHERE lease_expires_at IS NOT NULL)""";
+            SELECT (SELECT count(*) FROM mail_queue WHERE claimer IS NULL),
+                   (SELECT count(*) FROM mail_queue WHERE claimer IS NOT NULL)""";
 
+    /**
+     * A run's mails, each with the end of the attempt whose log row recorded it SENT (the SMTP server's 250
+     * after DATA); the first claim is read as the first attempt's start, a few milliseconds after it.
+     */
     private static final String FIGURES = """
-            SELECT count(*) FILTER (WHERE status = 'SENT'),
-                   count(*) FILTER (WHERE status <> 'SENT'),
-                   min(claimed_at), min(created_at), max(created_at), max(sent_at),
+            WITH m AS (SELECT id, created_at FROM mail_message WHERE subject LIKE ?),
+                 a AS (SELECT a.mail_id, a.started_at, a.finished_at, a.mail_status
+                       FROM mail_attempt a JOIN m ON m.id = a.mail_id),
+                 s AS (SELECT m.created_at, a.finished_at AS sent_at
+                       FROM m LEFT JOIN a ON a.mail_id = m.id AND a.mail_status = 'SENT')
+            SELECT count(sent_at), count(*) - count(sent_at),
+                   (SELECT min(started_at) FROM a), min(created_at), max(created_at), max(sent_at),
                    percentile_disc(0.1) WITHIN GROUP (ORDER BY sent_at),
                    percentile_disc(0.9) WITHIN GROUP (ORDER BY sent_at),
                    percentile_cont(0.5) WITHIN GROUP (ORDER BY EXTRACT(EPOCH FROM sent_at - created_at)),
                    percentile_cont(0.99) WITHIN GROUP (ORDER BY EXTRACT(EPOCH FROM sent_at - created_at)),
                    max(EXTRACT(EPOCH FROM sent_at - created_at))
-            FROM mail_message WHERE subject LIKE ?""";
+            FROM s""";
 
+    /** The log's rows of delivery attempts (it also holds status changes and reports, which are no attempts). */
     private static final String ATTEMPTS = """
             SELECT count(*), count(*) FILTER (WHERE a.outcome = 'SENT'), count(DISTINCT a.lease_owner)
-            FROM mail_attempt a JOIN mail_message m ON m.id = a.mail_id WHERE m.subject LIKE ?""";
+            FROM mail_attempt a JOIN mail_message m ON m.id = a.mail_id
+            WHERE m.subject LIKE ? AND a.outcome IN ('SENT', 'FAILED', 'IN_DOUBT')""";
 
     /**
      * How the claimers spent their time, from the attempt log: per claimer (job execution, its lease
      * owner), the span from its first attempt's start to its last attempt's end, and within it the
-     * attempts' own time (compose, MAIL, RCPT, DATA, the wait for the send-started mark, the reply);
-     * the rest is between attempts: the next claim, handing the outcome to the journal, the batch
+     * attempts' own time (compose, MAIL, RCPT, DATA, the wait for the previous outcome's commit, the
+     * reply); the rest is between attempts: the next claim, handing the outcome to the journal, the batch
      * container.
      */
     private static final String CLAIMER_TIME = """
             SELECT count(*), sum(mails), EXTRACT(EPOCH FROM sum(span)), EXTRACT(EPOCH FROM sum(smtp))
             FROM (SELECT a.lease_owner, count(*) AS mails, max(a.finished_at) - min(a.started_at) AS span,
                          sum(a.finished_at - a.started_at) AS smtp
-                  FROM mail_attempt a JOIN mail_message m ON m.id = a.mail_id WHERE m.subject LIKE ?
+                  FROM mail_attempt a JOIN mail_message m ON m.id = a.mail_id
+                  WHERE m.subject LIKE ? AND a.outcome IN ('SENT', 'FAILED', 'IN_DOUBT')
                   GROUP BY a.lease_owner) per_claimer""";
 
     /** One mail's state, by id. */
-    private static final String STATUS = "SELECT status FROM mail_message WHERE id = ?";
+    private static final String STATUS = "SELECT status FROM mail_state WHERE mail_id = ?";
+
+    /** Mails of a tag, any state. */
+    private static final String COUNT = "SELECT count(*) FROM mail_message WHERE subject LIKE ?";
+
+    /** A tag's mails that wait unclaimed, with their queue rows, recipients, headers and log (ON DELETE CASCADE). */
+    private static final String DELETE_QUEUED = """
+            DELETE FROM mail_message WHERE subject LIKE ?
+                AND id IN (SELECT mail_id FROM mail_queue WHERE claimer IS NULL)""";
 
     private final Connection connection;
 
@@ -64,8 +89,7 @@ public final class QueueDatabase implements AutoCloseable {
      * @throws SQLException when the database cannot be reached
      */
     public QueueDatabase(String jdbcUrl, String user, String password) throws SQLException {
-        this.connection = DriverManager.getConnection(jdbcUrl, user, password);
-        this.connection.setAutoCommit(true);
+        this.connection = PgCounters.connect(jdbcUrl, user, password); // its polls are not the application's statements
     }
 
     /**
@@ -77,7 +101,7 @@ public final class QueueDatabase implements AutoCloseable {
      *                             or failed first)
      * @param sentAttempts         attempts that ended with the server's 250
      * @param claimerExecutions    distinct lease owners in the attempt log, i.e. dispatch job executions
-     * @param firstClaimed         earliest {@code claimed_at}: when the first claimer took one
+     * @param firstClaimed         the first attempt's start: just after the first claimer took one
      * @param firstCreated         earliest {@code created_at}
      * @param lastCreated          latest {@code created_at}
      * @param lastSent             latest {@code sent_at}
@@ -240,6 +264,36 @@ public final class QueueDatabase implements AutoCloseable {
                         row.getObject(7, LocalDateTime.class), row.getObject(8, LocalDateTime.class),
                         row.getDouble(9) * 1000, row.getDouble(10) * 1000, row.getDouble(11) * 1000);
             }
+        }
+    }
+
+    /**
+     * @param tag the first word of the subjects
+     * @return how many mails carry it, in any state
+     * @throws SQLException when the query fails
+     */
+    public long count(String tag) throws SQLException {
+        try (PreparedStatement query = connection.prepareStatement(COUNT)) {
+            query.setString(1, tag + " %");
+            try (ResultSet row = query.executeQuery()) {
+                row.next();
+                return row.getLong(1);
+            }
+        }
+    }
+
+    /**
+     * Deletes a tag's mails that are still queued (the single requests' mails, due the next day), so that
+     * the next round's claims do not step over them.
+     *
+     * @param tag the first word of the subjects
+     * @return how many were deleted
+     * @throws SQLException when the statement fails
+     */
+    public int deleteQueued(String tag) throws SQLException {
+        try (PreparedStatement delete = connection.prepareStatement(DELETE_QUEUED)) {
+            delete.setString(1, tag + " %");
+            return delete.executeUpdate();
         }
     }
 

@@ -28,12 +28,29 @@ import java.util.Map;
  * @param latencyPauseMillis    the pause after each of them is sent, so the queue is idle again
  * @param libertyPid            the server's JVM, for its CPU time; 0 to skip
  * @param sinkPid               smtp-sink's process, for its CPU time; 0 to skip
+ * @param rounds                how many times the measurement (enqueue, dispatch, latency, raw, single
+ *                              requests) runs after the one warm-up, printed side by side
+ * @param dbSchema              the queue's schema: its tables' tuple writes count
+ * @param appDbUser             the database user the server connects as: its statements count (empty:
+ *                              {@code db-user})
+ * @param checkpoint            CHECKPOINT right before the enqueue, dispatch and single-POST phases
+ * @param settleQuietMillis     before and after a phase, read PostgreSQL's tuple counters once they grew
+ *                              over this long a window (more than the 10 s by which PostgreSQL publishes
+ *                              an idle backend's counts late) ...
+ * @param settleSlack           ... by no more than this a second (what the idle application writes anyway)
+ * @param settleMaxMillis       but no longer than this
+ * @param wrkConnections        wrk's keep-alive connections in the single-request phase
+ * @param wrkSeconds            how long each wrk load runs; 0 skips the single-request phase
+ * @param outDir                where wrk's scripts and output go
  */
 public record Settings(int mails, int warmupMails, int enqueueBatchSize, int httpConnections, int claimers,
                        int dispatchBatchSize, long dispatchIntervalMillis, String apiUrl, String jdbcUrl,
                        String dbUser, String dbPassword, String smtpHost, int smtpPort, Path sinkLog,
                        long stallTimeoutMillis, int latencyMails, long latencyPauseMillis, long libertyPid,
-                       long sinkPid) {
+                       long sinkPid, int rounds, String dbSchema, String appDbUser, boolean checkpoint,
+                       long settleQuietMillis, double settleSlack, long settleMaxMillis, int wrkConnections,
+                       int wrkSeconds,
+                       Path outDir) {
 
     private static final Map<String, String> DEFAULTS = Map.ofEntries(
             Map.entry("mails", "20000"),
@@ -54,7 +71,17 @@ public record Settings(int mails, int warmupMails, int enqueueBatchSize, int htt
             Map.entry("latency-mails", "200"),
             Map.entry("latency-pause-ms", "300"),
             Map.entry("liberty-pid", "0"),
-            Map.entry("sink-pid", "0"));
+            Map.entry("sink-pid", "0"),
+            Map.entry("rounds", "2"),
+            Map.entry("db-schema", "mailqueue"),
+            Map.entry("app-db-user", ""),
+            Map.entry("checkpoint", "true"),
+            Map.entry("settle-quiet-ms", "11000"),
+            Map.entry("settle-slack", "2"),
+            Map.entry("settle-max-ms", "60000"),
+            Map.entry("wrk-connections", "16"),
+            Map.entry("wrk-seconds", "10"),
+            Map.entry("out-dir", "."));
 
     /**
      * @param args {@code --name=value} pairs; names as in {@link #DEFAULTS}
@@ -94,7 +121,17 @@ public record Settings(int mails, int warmupMails, int enqueueBatchSize, int htt
                 Integer.parseInt(values.get("latency-mails")),
                 Long.parseLong(values.get("latency-pause-ms")),
                 Long.parseLong(values.get("liberty-pid")),
-                Long.parseLong(values.get("sink-pid")));
+                Long.parseLong(values.get("sink-pid")),
+                Integer.parseInt(values.get("rounds")),
+                values.get("db-schema"),
+                values.get("app-db-user").isEmpty() ? values.get("db-user") : values.get("app-db-user"),
+                parseBoolean(values.get("checkpoint")),
+                Long.parseLong(values.get("settle-quiet-ms")),
+                Double.parseDouble(values.get("settle-slack")),
+                Long.parseLong(values.get("settle-max-ms")),
+                Integer.parseInt(values.get("wrk-connections")),
+                Integer.parseInt(values.get("wrk-seconds")),
+                Path.of(values.get("out-dir")));
         settings.check();
         return settings;
     }
@@ -108,6 +145,20 @@ public record Settings(int mails, int warmupMails, int enqueueBatchSize, int htt
         require(stallTimeoutMillis >= 1000, "stall-timeout-ms must be at least 1000");
         require(latencyMails >= 0, "latency-mails must not be negative");
         require(latencyPauseMillis >= 0, "latency-pause-ms must not be negative");
+        require(rounds >= 1, "rounds must be at least 1");
+        require(settleQuietMillis >= 0 && settleMaxMillis >= settleQuietMillis,
+                "settle-quiet-ms must be 0 or more and settle-max-ms at least as large");
+        require(settleSlack >= 0, "settle-slack must not be negative");
+        require(wrkConnections >= 1, "wrk-connections must be at least 1");
+        require(wrkSeconds >= 0, "wrk-seconds must not be negative");
+    }
+
+    private static boolean parseBoolean(String value) {
+        return switch (value) {
+            case "true", "1", "yes" -> true;
+            case "false", "0", "no" -> false;
+            default -> throw new IllegalArgumentException("expected true or false, got: " + value);
+        };
     }
 
     private static void require(boolean ok, String message) {

@@ -12,7 +12,7 @@ import dev.mailqueue.api.MailView;
 import dev.mailqueue.api.QueueStatistics;
 import dev.mailqueue.api.SuppressionView;
 import dev.mailqueue.http.control.Downloads;
-import dev.mailqueue.mail.boundary.Problem;
+import dev.mailqueue.http.control.Problem;
 import dev.mailqueue.queue.control.SeriesStore;
 import dev.mailqueue.webhook.control.EventJson;
 import jakarta.ejb.EJB;

@@ -15,7 +15,7 @@ import dev.mailqueue.health.registration.QueueHealthCheck;
  * {@code "failing since ..."} or {@code "DISABLED since ..."} (it failed for
  * {@code mailqueue.webhook.disable-after.ms}; nothing is sent to it until an operator enables it), and the
  * count of disabled endpoints. Like the SMTP accounts' check it stays UP: a receiver that is away must not
- * stop the queue from taking mail; its events wait in the outbox.
+ * stop the queue from taking mail; its events wait in the log, behind its cursor.
  */
 @QueueHealthCheck(QueueHealthCheck.Procedure.READINESS)
 @ApplicationScoped

@@ -3,7 +3,7 @@ package dev.mailqueue.http.boundary;
 import dev.mailqueue.api.FieldError;
 import dev.mailqueue.http.control.BasicCredentials;
 import dev.mailqueue.http.control.StatusTexts;
-import dev.mailqueue.mail.boundary.Problem;
+import dev.mailqueue.http.control.Problem;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;

@@ -2,7 +2,7 @@ package dev.mailqueue.http.boundary;
 
 import dev.mailqueue.http.control.StatusTexts;
 import dev.mailqueue.log.control.LogText;
-import dev.mailqueue.mail.boundary.Problem;
+import dev.mailqueue.http.control.Problem;
 import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.annotation.WebServlet;
 import jakarta.servlet.http.HttpServlet;

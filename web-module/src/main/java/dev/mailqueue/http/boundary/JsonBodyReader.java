@@ -7,7 +7,7 @@ import dev.mailqueue.http.control.MailFilterJson;
 import dev.mailqueue.http.control.MailRequestJson;
 import dev.mailqueue.http.control.RequestBodyException;
 import dev.mailqueue.http.control.StrictJson;
-import dev.mailqueue.mail.boundary.Problem;
+import dev.mailqueue.http.control.Problem;
 import jakarta.json.JsonValue;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.core.MediaType;

@@ -1,6 +1,6 @@
 package dev.mailqueue.http.boundary;
 
-import dev.mailqueue.mail.boundary.Problem;
+import dev.mailqueue.http.control.Problem;
 import jakarta.ws.rs.WebApplicationException;
 
 /**

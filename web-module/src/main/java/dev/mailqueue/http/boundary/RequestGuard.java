@@ -7,7 +7,7 @@ import dev.mailqueue.http.control.LimitedInputStream;
 import dev.mailqueue.http.control.MediaTypeHeader;
 import dev.mailqueue.http.control.OriginCheck;
 import dev.mailqueue.log.control.LogText;
-import dev.mailqueue.mail.boundary.Problem;
+import dev.mailqueue.http.control.Problem;
 import jakarta.annotation.PostConstruct;
 import jakarta.inject.Inject;
 import jakarta.servlet.FilterChain;

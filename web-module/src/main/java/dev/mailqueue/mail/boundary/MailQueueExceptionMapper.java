@@ -1,5 +1,6 @@
 package dev.mailqueue.mail.boundary;
 
+import dev.mailqueue.http.control.Problem;
 import dev.mailqueue.api.FieldError;
 import dev.mailqueue.api.IdempotencyKeyReusedException;
 import dev.mailqueue.api.InvalidFilterException;

@@ -1,6 +1,6 @@
 package dev.mailqueue.unsubscribe.boundary;
 
-import dev.mailqueue.mail.boundary.Problem;
+import dev.mailqueue.http.control.Problem;
 import dev.mailqueue.unsubscribe.control.UnsubscribeToken;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.RequestScoped;

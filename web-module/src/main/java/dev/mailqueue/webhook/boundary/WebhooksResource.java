@@ -26,8 +26,9 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * {@code /api/admin/webhooks}: the configured endpoints with their health, each one's delivery log, the
- * redelivery of one event and enabling a disabled endpoint. Role {@code mail-admin} (web.xml and the EJB).
+ * {@code /api/admin/webhooks}: the configured endpoints with their health and cursor, each one's parked
+ * deliveries (failed, waiting behind a failure, or given up; a delivered event leaves none), the redelivery
+ * of one event and enabling a disabled endpoint. Role {@code mail-admin} (web.xml and the EJB).
  * Endpoints themselves are server configuration ({@code mailqueue.webhooks}); secrets are never shown.
  */
 @Path("admin/webhooks")
@@ -39,7 +40,10 @@ public class WebhooksResource {
     @EJB
     Webhooks webhooks;
 
-    /** @return every endpoint: name, url, events, campaigns, disabled, failingSince, lastSuccessAt, pending, failed */
+    /**
+     * @return every endpoint: name, url, events, campaigns, disabled, failingSince, lastSuccessAt, pending, failed,
+     *         cursorPosition and cursorMovedAt (where it stands in the log, once it had a round)
+     */
     @GET
     @Operation(summary = "Webhook endpoints and their health")
     @org.eclipse.microprofile.openapi.annotations.responses.APIResponse(responseCode = "200", description = "the endpoints",
@@ -62,13 +66,14 @@ public class WebhooksResource {
     }
 
     /**
-     * @return one page of the endpoint's delivery log, newest event first
+     * @return one page of the endpoint's parked deliveries, newest event first
      * @throws InvalidFilterException naming a bad status, page or size (400)
      */
     @GET
     @Path("{name}/deliveries")
-    @Operation(summary = "An endpoint's delivery log", description = "Newest event first. Parameters: status"
-            + " (PENDING, DELIVERED, FAILED), page (from 0), size (1 to 500, default 50).")
+    @Operation(summary = "An endpoint's parked deliveries", description = "The deliveries that failed, wait behind"
+            + " a failed one, or were given up; a delivered event leaves none. Newest event first. Parameters: status"
+            + " (PENDING, FAILED), page (from 0), size (1 to 500, default 50).")
     @org.eclipse.microprofile.openapi.annotations.responses.APIResponse(responseCode = "200", description = "the delivery log",
             content = @org.eclipse.microprofile.openapi.annotations.media.Content(mediaType = "application/json",
                     schema = @org.eclipse.microprofile.openapi.annotations.media.Schema(
@@ -82,8 +87,11 @@ public class WebhooksResource {
         int s = whole("size", size, 50);
         JsonArrayBuilder rows = Json.createArrayBuilder();
         for (EventStore.Delivery d : webhooks.deliveries(name, status, p, s)) {
-            JsonObjectBuilder row = Json.createObjectBuilder().add("eventId", "evt_" + d.eventId())
-                    .add("type", d.type().wireName()).add("status", d.status()).add("attempts", d.attempts());
+            JsonObjectBuilder row = Json.createObjectBuilder().add("eventId", "evt_" + d.eventId());
+            if (d.type() != null) {
+                row.add("type", d.type().wireName());
+            }
+            row.add("status", d.status()).add("attempts", d.attempts());
             if (d.mailId() != null) {
                 row.add("mailId", d.mailId());
             }
@@ -104,14 +112,21 @@ public class WebhooksResource {
     /**
      * Sends the event to the endpoint again, as soon as possible, with the same webhook-id.
      *
-     * @throws NotFoundException when the endpoint never had that event (404)
+     * @throws NotFoundException when there is no such event (404)
      */
     @POST
     @Path("{name}/deliveries/{eventId: evt_[0-9]+}/redeliver")
     @Operation(summary = "Redeliver one event", description = "Due at once, whatever its status; the same webhook-id.")
     public void redeliver(@PathParam("name") String name, @PathParam("eventId") String eventId) {
-        if (!webhooks.redeliver(name, Long.parseLong(eventId.substring(4)))) {
-            throw new NotFoundException("endpoint " + name + " has no delivery of " + eventId);
+        webhooks.endpoint(name).orElseThrow(() -> unknown(name));
+        long id;
+        try {
+            id = Long.parseLong(eventId.substring(4));
+        } catch (NumberFormatException e) {
+            throw new NotFoundException("there is no event " + eventId);
+        }
+        if (!webhooks.redeliver(name, id)) {
+            throw new NotFoundException("there is no event " + eventId);
         }
     }
 
@@ -138,6 +153,10 @@ public class WebhooksResource {
         time(o, "failingSince", v.state().failingSince());
         time(o, "disabledAt", v.state().disabledAt());
         time(o, "lastSuccessAt", v.state().lastSuccessAt());
+        if (v.state().cursor() != null) {
+            o.add("cursorPosition", v.state().cursor());
+        }
+        time(o, "cursorMovedAt", v.state().cursorMovedAt());
         return o.build();
     }
 

@@ -10,7 +10,7 @@ class UnsubscribePageTest {
 
     @Test
     void beforeItAsksWithAButtonThatPostsToTheSameLink() {
-        String page = UnsubscribePage.of(new UnsubscribeToken("news", "pat@example.org"), false);
+        String page = UnsubscribePage.of(new UnsubscribeToken("news", "pat@example.org", java.time.Instant.MAX), false);
 
         assertThat(page).contains("<form method=\"post\">", "name=\"List-Unsubscribe\" value=\"One-Click\"",
                 "pat@example.org", "news").doesNotContain("<script", "action=");
@@ -18,13 +18,13 @@ class UnsubscribePageTest {
 
     @Test
     void afterItConfirms() {
-        assertThat(UnsubscribePage.of(new UnsubscribeToken("news", "pat@example.org"), true))
+        assertThat(UnsubscribePage.of(new UnsubscribeToken("news", "pat@example.org", java.time.Instant.MAX), true))
                 .contains("Unsubscribed", "pat@example.org").doesNotContain("<form");
     }
 
     @Test
     void anAddressWithMarkupInItsQuotedLocalPartIsShownAsText() {
-        String page = UnsubscribePage.of(new UnsubscribeToken("news", "\"<script>alert('x')</script>&\"@example.org"), false);
+        String page = UnsubscribePage.of(new UnsubscribeToken("news", "\"<script>alert('x')</script>&\"@example.org", java.time.Instant.MAX), false);
 
         assertThat(page).doesNotContain("<script>").contains("&quot;&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&amp;&quot;@example.org");
     }

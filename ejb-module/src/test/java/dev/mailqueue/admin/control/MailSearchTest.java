@@ -1,0 +1,155 @@
+package dev.mailqueue.admin.control;
+
+import dev.mailqueue.api.InvalidFilterException;
+import dev.mailqueue.api.MailFilter;
+import dev.mailqueue.api.MailPage;
+import dev.mailqueue.api.MailStatus;
+import dev.mailqueue.api.MailView;
+import dev.mailqueue.queue.control.NewMail;
+import dev.mailqueue.queue.control.Verdict;
+import dev.mailqueue.testsupport.MailStates;
+import dev.mailqueue.testsupport.QueueDatabase;
+import dev.mailqueue.testsupport.TestMails;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.time.Instant;
+import java.util.List;
+
+import static dev.mailqueue.testsupport.TestMails.mail;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
+
+/**
+ * The operator's search through the real persistence unit on the real schema: a page of mails in the summary
+ * shape, with where each stands (the view MAIL_STATE); criteria on the state (status, error text) and on the log
+ * (bounced), sorting by the state's times, and the count of all that match. The mails get their history through
+ * the stores.
+ */
+class MailSearchTest {
+
+    @RegisterExtension
+    static final QueueDatabase db = QueueDatabase.perTestClass();
+
+    MailStates mails = new MailStates(db);
+
+    long queued;
+    long deferred;
+    long sending;
+    long sentEarly;
+    long sentLate;
+    long failed;
+    long bounced;
+
+    static Instant at(String hhmmss) {
+        return Instant.parse("2030-03-14T" + hhmmss + "Z");
+    }
+
+    long enqueue(String subject, String created) {
+        return mails.enqueue(mail(subject, 4, at(created)));
+    }
+
+    @BeforeEach
+    void mailsOfEveryKind() {
+        queued = mails.enqueue(TestMails.attempts(TestMails.due(mail("queued for 10:00", 4, at("09:00:00")),
+                at("10:00:00")), 3, at("11:00:00")));
+        deferred = enqueue("deferred", "09:01:00");
+        sending = enqueue("being sent", "09:02:00");
+        sentEarly = enqueue("sent 09:10", "09:03:00");
+        sentLate = enqueue("sent 09:20", "09:04:00");
+        failed = enqueue("failed", "09:05:00");
+        NewMail bouncing = TestMails.to(mail("sent, then bounced", 4, at("09:06:00")), List.of("gone@example.com"),
+                List.of(), List.of()); // its own recipient: the bounce suppresses it
+        bounced = mails.enqueue(bouncing);
+        mails.failed(deferred, at("09:07:00"), at("09:07:01"), Verdict.TRANSIENT, 451, "greylisted, try later");
+        mails.failed(failed, at("09:08:00"), at("09:08:01"), Verdict.PERMANENT, 550, "no such user");
+        mails.sent(sentEarly, at("09:10:00"), at("09:10:01"));
+        mails.sent(bounced, at("09:11:00"), at("09:11:01"));
+        mails.bounce(bouncing.messageId(), "gone@example.com", at("09:15:00"));
+        mails.sent(sentLate, at("09:20:00"), at("09:20:01"));
+        mails.claim(sending, at("09:21:00"));
+    }
+
+    MailPage search(MailFilter filter, int page, int size, String sort) {
+        return db.jpa(em -> {
+            try {
+                return MailSearch.page(em, filter, page, size, sort);
+            } catch (InvalidFilterException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+    }
+
+    static List<Long> ids(MailPage page) {
+        return page.getMails().stream().map(MailView::getId).toList();
+    }
+
+    @Test
+    void aPageShowsWhereEachMailStandsNewestFirstAndCountsAll() {
+        MailPage first = search(new MailFilter(), 0, 3, null);
+
+        assertThat(first.getTotal()).isEqualTo(7);
+        assertThat(ids(first)).containsExactly(bounced, failed, sentLate);
+        MailPage all = search(new MailFilter(), 0, 50, null);
+        assertThat(all.getMails()).extracting(MailView::getId, MailView::getStatus).containsExactly(
+                tuple(bounced, MailStatus.SENT), tuple(failed, MailStatus.FAILED), tuple(sentLate, MailStatus.SENT),
+                tuple(sentEarly, MailStatus.SENT), tuple(sending, MailStatus.SENDING),
+                tuple(deferred, MailStatus.QUEUED), tuple(queued, MailStatus.QUEUED));
+        MailView waiting = all.getMails().get(6);
+        assertThat(waiting.getNotBefore()).isEqualTo(at("10:00:00"));
+        assertThat(waiting.getAttemptsRemaining()).isEqualTo(3);
+        assertThat(waiting.getExpiresAt()).isEqualTo(at("11:00:00"));
+        assertThat(waiting.getSubject()).isEqualTo("queued for 10:00");
+        assertThat(waiting.getAttempts()).as("no attempt log in a summary").isEmpty();
+        MailView again = all.getMails().get(5);
+        assertThat(again.getLastError()).isEqualTo("greylisted, try later");
+        assertThat(again.getLastAttemptAt()).isEqualTo(at("09:07:00"));
+        assertThat(again.getAttemptsRemaining()).isEqualTo(4);
+        assertThat(all.getMails().get(4).getClaimedAt()).isEqualTo(at("09:21:00"));
+        MailView sent = all.getMails().get(3);
+        assertThat(sent.getSentAt()).isEqualTo(at("09:10:01"));
+        assertThat(sent.getNotBefore()).isNull();
+        assertThat(sent.getAttemptsRemaining()).isZero();
+    }
+
+    @Test
+    void criteriaOnTheStateSelectByTheStatusAndTheErrorOfTheView() {
+        assertThat(ids(search(new MailFilter().withStatuses(MailStatus.QUEUED), 0, 50, null)))
+                .containsExactly(deferred, queued);
+        assertThat(ids(search(new MailFilter().withStatuses(MailStatus.SENDING), 0, 50, null))).containsExactly(sending);
+        MailPage finished = search(new MailFilter().withStatuses(MailStatus.FAILED, MailStatus.SENT), 0, 2, null);
+        assertThat(finished.getTotal()).isEqualTo(4);
+        assertThat(ids(finished)).containsExactly(bounced, failed);
+        assertThat(ids(search(new MailFilter().withErrorText("try later"), 0, 50, null))).containsExactly(deferred);
+        assertThat(ids(search(new MailFilter().withErrorText("no such").withStatuses(MailStatus.FAILED), 0, 50, null)))
+                .containsExactly(failed);
+    }
+
+    @Test
+    void theBouncedCriterionReadsTheAttemptLog() {
+        MailFilter yes = new MailFilter();
+        yes.setBounced(true);
+        MailFilter no = new MailFilter();
+        no.setBounced(false);
+
+        assertThat(ids(search(yes, 0, 50, null))).as("a 5yz answer, or a bounce that came back")
+                .containsExactly(bounced, failed);
+        assertThat(search(no, 0, 50, null).getTotal()).isEqualTo(5);
+    }
+
+    @Test
+    void aSearchSortsByTheTimesOfTheStateAndThenById() {
+        MailFilter sent = new MailFilter().withStatuses(MailStatus.SENT);
+        assertThat(ids(search(sent, 0, 50, "sentAt,desc"))).containsExactly(sentLate, bounced, sentEarly);
+        assertThat(ids(search(sent, 0, 50, "sentAt,asc"))).containsExactly(sentEarly, bounced, sentLate);
+        assertThat(ids(search(sent, 0, 50, "lastAttemptAt"))).containsExactly(sentEarly, bounced, sentLate);
+        assertThat(ids(search(new MailFilter().withStatuses(MailStatus.QUEUED), 0, 50, "notBefore,desc")))
+                .containsExactly(queued, deferred);
+        assertThat(search(new MailFilter(), 0, 50, "status").getMails()).extracting(MailView::getStatus)
+                .isSortedAccordingTo((a, b) -> a.name().compareTo(b.name()));
+        assertThatThrownBy(() -> MailSearch.page(null, new MailFilter(), 0, 50, "lastError"))
+                .isInstanceOf(InvalidFilterException.class);
+    }
+}
