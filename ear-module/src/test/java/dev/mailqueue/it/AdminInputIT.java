@@ -3,6 +3,7 @@ package dev.mailqueue.it;
 import dev.mailqueue.api.EnqueueReceipt;
 import dev.mailqueue.api.MailRequest;
 import dev.mailqueue.api.MailStatus;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.net.http.HttpResponse;
@@ -18,6 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * criteria the database cannot take (61ec004: 500 after ten seconds of retries), and bulk filters whose
  * criteria do not parse or are blank (61ec004: {@code {"bounced":"maybe"}} cancelled every queued mail).
  */
+@Tag(QueueServerIT.DATABASE_NEUTRAL)
 class AdminInputIT extends QueueServerIT {
 
     @Test

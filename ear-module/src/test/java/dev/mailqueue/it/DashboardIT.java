@@ -232,8 +232,8 @@ class DashboardIT extends QueueServerIT {
 
     @Test
     void aPausedAccountHoldsItsMailUntilTheOperatorResumesIt() throws IOException {
-        assumeTrue(QueueApi.getAs(TestUser.ADMIN, QueueApi.BASE, "/api/admin/dispatch").statusCode() == 200,
-                "the server has no /api/admin/dispatch yet");
+        assertThat(QueueApi.getAs(TestUser.ADMIN, QueueApi.BASE, "/api/admin/dispatch").statusCode())
+                .as("GET /api/admin/dispatch").isEqualTo(200);
         try {
             show("#/dispatch");
             click(By.id("account-mailqueue"));
@@ -272,7 +272,7 @@ class DashboardIT extends QueueServerIT {
                 .notBefore(Instant.now().plusSeconds(3600)));
         show("#/mails/" + hostile.getId());
         String srcdoc = browser.findElement(By.id("mail-html")).getAttribute("srcdoc");
-        assumeTrue(srcdoc != null && !srcdoc.isEmpty(), "the server has no /api/admin/mails/{id} with the HTML body yet");
+        assertThat(srcdoc).as("the HTML body's frame").isNotEmpty();
         assertThat(text("#mail-text")).isEqualTo("the text body");
         assertThat(text("#mail-attachments a")).isEqualTo("notes.txt");
         assertThat(attribute("#mail-attachments a", "href")).isEqualTo(QueueApi.BASE + "/api/admin/mails/" + hostile.getId() + "/attachments/0");

@@ -5,6 +5,7 @@ import dev.mailqueue.api.EnqueueReceipt;
 import dev.mailqueue.api.MailRequest;
 import dev.mailqueue.api.MailStatus;
 import dev.mailqueue.api.MailView;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -22,6 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * duplicate delivery is thus always a mail flagged in doubt, and comes after that flag was recorded.
  * Account 'laggard' reads with a 2 s timeout; its server answers each "late" mail's first DATA after 4 s.
  */
+@Tag(QueueServerIT.DATABASE_NEUTRAL)
 class LateAnswerIT extends QueueServerIT {
 
     static final int PORT = Integer.getInteger("it.smtp.laggard.port", 3131);

@@ -6,6 +6,7 @@ import dev.mailqueue.api.MailRequest;
 import dev.mailqueue.api.MailStatus;
 import dev.mailqueue.api.MailView;
 import jakarta.mail.internet.MimeMessage;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.net.http.HttpResponse;
@@ -28,6 +29,7 @@ import static org.awaitility.Awaitility.await;
  * those in doubt. A relay that is simply down spends no attempts either: a mail queued while it is away
  * waits with none logged.
  */
+@Tag(QueueServerIT.DATABASE_NEUTRAL)
 class RelayOutageIT extends QueueServerIT {
 
     private static final int MAILS = 600;
@@ -73,8 +75,10 @@ class RelayOutageIT extends QueueServerIT {
                 .collect(Collectors.toMap(EnqueueReceipt::getMessageId, EnqueueReceipt::getId));
         for (String messageId : twice) {
             String id = Long.toString(byMessageId.get(messageId));
-            assertThat(attempts).as("a duplicate is a mail flagged in doubt")
-                    .anySatisfy(a -> assertThat(a[0] + " " + a[4]).isEqualTo(id + " IN_DOUBT"));
+            // each arrival beyond the first is a send whose outcome was lost: one in-doubt attempt each
+            assertThat(attempts.stream().filter(a -> a[0].equals(id) && a[4].equals("IN_DOUBT")).count())
+                    .as("in-doubt attempts of %s, which arrived %d times", messageId, arrivals.get(messageId))
+                    .isGreaterThanOrEqualTo(arrivals.get(messageId) - 1);
         }
         System.out.printf("relay outage of %d ms: %d mails, %d delivered before it, %d attempts spent, %d delivered"
                         + " twice, sending resumed %d ms after the relay was back, drained %d ms after%n",
@@ -82,7 +86,8 @@ class RelayOutageIT extends QueueServerIT {
                 resumedAfter.toMillis(), drained.toMillis());
         assertThat(arrivals.keySet()).containsAll(expected);
         assertThat(spent).as("attempts spent: at most the transactions under way when the relay went").isLessThanOrEqualTo(CLAIMERS);
-        assertThat(twice).hasSizeLessThanOrEqualTo(CLAIMERS);
+        assertThat(arrivals.values().stream().mapToLong(n -> n - 1).sum()).as("arrivals beyond the first")
+                .isLessThanOrEqualTo(CLAIMERS);
         assertThat(resumedAfter).as("within the cool-down plus a claim").isLessThan(Duration.ofSeconds(10));
     }
 

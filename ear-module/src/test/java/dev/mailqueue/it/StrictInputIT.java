@@ -4,6 +4,7 @@ import dev.mailqueue.api.EnqueueReceipt;
 import dev.mailqueue.api.MailRequest;
 import dev.mailqueue.api.MailStatus;
 import dev.mailqueue.api.MailView;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.net.http.HttpResponse;
@@ -21,6 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * cannot smuggle a file name past the blocked types, nor a custom header a sender past the allow-list.
  * Nothing of a refused request is stored; what is right is still accepted.
  */
+@Tag(QueueServerIT.DATABASE_NEUTRAL)
 class StrictInputIT extends QueueServerIT {
 
     private static final String GOOD = "{\"from\":\"alice@sender.example\",\"to\":[\"strict@to.example\"],"

@@ -15,14 +15,17 @@ import java.util.Arrays;
  * runs a batch as a loop anyway, so row by row costs nothing there. Bind a row's parameters on
  * {@link #statement()}, then {@link #add()}.
  *
- * <p>Open a batch only for one or more rows: closed through Liberty's statement wrapper, a MariaDB
- * Connector/J statement that never ran throws a NullPointerException (the wrapper asks it for more
- * results, and it has none).
+ * <p>The statement is prepared when the first row is bound: closed through Liberty's statement wrapper, a
+ * MariaDB Connector/J statement that never ran throws a NullPointerException (the wrapper asks it for more
+ * results, and it has none), so a batch that gets no row (e.g. no queue row for a mail suppressed at
+ * enqueue) prepares nothing.
  */
 final class Batch implements AutoCloseable {
 
-    private final PreparedStatement statement;
+    private final Connection connection;
+    private final String sql;
     private final boolean rowByRow;
+    private PreparedStatement statement;
     private int[] counts = new int[16];
     private int rows;
 
@@ -30,15 +33,21 @@ final class Batch implements AutoCloseable {
      * @param connection the transaction's connection
      * @param kind       the database
      * @param sql        the statement
-     * @throws SQLException when the driver refuses it
      */
-    Batch(Connection connection, DatabaseKind kind, String sql) throws SQLException {
-        this.statement = connection.prepareStatement(sql);
+    Batch(Connection connection, DatabaseKind kind, String sql) {
+        this.connection = connection;
+        this.sql = sql;
         this.rowByRow = kind == DatabaseKind.DERBY;
     }
 
-    /** @return the statement to bind the next row's parameters on */
-    PreparedStatement statement() {
+    /**
+     * @return the statement to bind the next row's parameters on, prepared at the first call
+     * @throws SQLException when the driver refuses the statement
+     */
+    PreparedStatement statement() throws SQLException {
+        if (statement == null) {
+            statement = connection.prepareStatement(sql);
+        }
         return statement;
     }
 
@@ -65,6 +74,8 @@ final class Batch implements AutoCloseable {
 
     @Override
     public void close() throws SQLException {
-        statement.close();
+        if (statement != null) {
+            statement.close();
+        }
     }
 }

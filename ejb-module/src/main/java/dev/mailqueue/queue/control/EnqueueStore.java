@@ -273,6 +273,21 @@ public class EnqueueStore {
      * @throws StoreException when the database fails
      */
     public Optional<EarlierEnqueue> findByIdempotencyKey(String scopedKey) {
+        // Derby's statements are not read-consistent: a read racing the first enqueue's commit can see its
+        // message row without its queue row (no status). That enqueue committed by then; the next read sees all.
+        for (int read = 1; ; read++) {
+            Optional<EarlierEnqueue> found = readIdempotencyKey(scopedKey);
+            if (found != null || read == STATE_READS) {
+                return found == null ? Optional.empty() : found;
+            }
+        }
+    }
+
+    /** How often a lookup of an idempotency key reads again when it saw a mail without a status. */
+    private static final int STATE_READS = 5;
+
+    /** @return the enqueue, empty when none, null when a mail was seen without its status (read again) */
+    private Optional<EarlierEnqueue> readIdempotencyKey(String scopedKey) {
         try (Connection c = tables.connect();
              PreparedStatement s = c.prepareStatement("SELECT m.ID, m.MESSAGE_ID, s.STATUS, m.IDEMPOTENCY_FINGERPRINT,"
                      + " m.COPY_OF FROM MAIL_MESSAGE m JOIN MAIL_STATE s ON s.MAIL_ID = m.ID WHERE m.IDEMPOTENCY_KEY = ?")) {
@@ -286,6 +301,9 @@ public class EnqueueStore {
                     return Optional.empty();
                 }
                 first = new Enqueued(r.getLong(1), r.getString(2));
+                if (r.getString(3) == null) {
+                    return null;
+                }
                 status = MailStatus.valueOf(r.getString(3));
                 fingerprint = r.getString(4);
                 long copy = r.getLong(5);
@@ -299,6 +317,9 @@ public class EnqueueStore {
                     q.setLong(1, copyOf);
                     try (ResultSet r = q.executeQuery()) {
                         while (r.next()) {
+                            if (r.getString(3) == null) {
+                                return null;
+                            }
                             copies.add(new Copy(new Enqueued(r.getLong(1), r.getString(2)), MailStatus.valueOf(r.getString(3))));
                         }
                     }
