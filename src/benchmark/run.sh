@@ -129,7 +129,7 @@ sink_pid=$!
 # Empty the run server's queue (schema mailqueue only) so runs start alike; the tables exist after the first start.
 if [[ $("${psql_cmd[@]}" -Atc "SELECT to_regclass('mailqueue.mail_message') IS NOT NULL") == t ]]; then
     say "emptying the queue's tables in schema mailqueue"
-    "${psql_cmd[@]}" -c 'TRUNCATE mailqueue.mail_message CASCADE'
+    "${psql_cmd[@]}" -c 'TRUNCATE mailqueue.mail_message, mailqueue.mail_attempt CASCADE' # the log has no foreign key (V14)
     # The outbox (V9) has no foreign key to the mails; a schema from before V9 has no such tables.
     "${psql_cmd[@]}" -c 'TRUNCATE mailqueue.mail_event, mailqueue.webhook_delivery' 2>/dev/null || true
 fi

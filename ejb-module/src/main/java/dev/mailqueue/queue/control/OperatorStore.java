@@ -197,8 +197,8 @@ public class OperatorStore {
     }
 
     /**
-     * Deletes mails in any status but SENDING, with their queue row, log, recipients and parts (ON DELETE
-     * CASCADE), and their webhook deliveries; files that other copies of a per-recipient enqueue share are passed
+     * Deletes mails in any status but SENDING, with their queue row, recipients and parts (ON DELETE CASCADE),
+     * their log and their webhook deliveries (deleted here: neither has a foreign key); files that other copies of a per-recipient enqueue share are passed
      * on to them.
      *
      * @param ids the mails
@@ -249,13 +249,16 @@ public class OperatorStore {
                     bindIds(s, guard.bind(s, chunk) + 1, chunk);
                     deleted += s.executeUpdate();
                 }
-                // The webhook deliveries of a deleted mail go with it, delivered or not (no foreign key: a delivery
-                // of an unsubscribe belongs to no mail).
-                try (PreparedStatement s = c.prepareStatement("DELETE FROM WEBHOOK_DELIVERY WHERE MAIL_ID IN ("
-                        + marks(chunk.size()) + ") AND NOT EXISTS (SELECT 1 FROM MAIL_MESSAGE m WHERE m.ID ="
-                        + " WEBHOOK_DELIVERY.MAIL_ID)")) {
-                    bindIds(s, 1, chunk);
-                    s.executeUpdate();
+                // The log and the webhook deliveries of a deleted mail go with it (no foreign key: the log's was
+                // dropped in V14, since checking it locked the mail's row at every dispatch; a delivery of an
+                // unsubscribe belongs to no mail). A mail the guard kept still exists and keeps both.
+                for (String table : new String[]{"MAIL_ATTEMPT", "WEBHOOK_DELIVERY"}) {
+                    try (PreparedStatement s = c.prepareStatement("DELETE FROM " + table + " WHERE MAIL_ID IN ("
+                            + marks(chunk.size()) + ") AND NOT EXISTS (SELECT 1 FROM MAIL_MESSAGE m WHERE m.ID = "
+                            + table + ".MAIL_ID)")) {
+                        bindIds(s, 1, chunk);
+                        s.executeUpdate();
+                    }
                 }
             }
             return deleted;

@@ -162,6 +162,10 @@ class OperatorStoreTest {
 
         assertThat(db.inTransaction(() -> cut.delete(List.of(queued, sending)))).isEqualTo(1);
         assertThat(db.number("SELECT COUNT(*) FROM MAIL_MESSAGE WHERE ID IN (?, ?)", queued, sending)).isEqualTo(1);
+        assertThat(db.number("SELECT COUNT(*) FROM MAIL_ATTEMPT WHERE MAIL_ID = ?", queued))
+                .as("its log went with it (no foreign key since V14: the store deletes it)").isZero();
+        assertThat(db.number("SELECT COUNT(*) FROM MAIL_ATTEMPT WHERE MAIL_ID = ?", held))
+                .as("the log of a mail that stays is kept: held, then cancelled").isEqualTo(2);
     }
 
     /** @return ids of a per-recipient group of three copies sharing one stored file */

@@ -75,10 +75,15 @@ public final class QueueDatabase implements AutoCloseable {
     /** Mails of a tag, any state. */
     private static final String COUNT = "SELECT count(*) FROM mail_message WHERE subject LIKE ?";
 
-    /** A tag's mails that wait unclaimed, with their queue rows, recipients, headers and log (ON DELETE CASCADE). */
+    /**
+     * A tag's mails that wait unclaimed, with their queue rows, recipients and headers (ON DELETE CASCADE) and their
+     * log (no foreign key since V14).
+     */
     private static final String DELETE_QUEUED = """
-            DELETE FROM mail_message WHERE subject LIKE ?
-                AND id IN (SELECT mail_id FROM mail_queue WHERE claimer IS NULL)""";
+            WITH gone AS (DELETE FROM mail_message WHERE subject LIKE ?
+                AND id IN (SELECT mail_id FROM mail_queue WHERE claimer IS NULL) RETURNING id),
+            log AS (DELETE FROM mail_attempt WHERE mail_id IN (SELECT id FROM gone))
+            SELECT count(*) FROM gone""";
 
     private final Connection connection;
 
@@ -293,7 +298,10 @@ public final class QueueDatabase implements AutoCloseable {
     public int deleteQueued(String tag) throws SQLException {
         try (PreparedStatement delete = connection.prepareStatement(DELETE_QUEUED)) {
             delete.setString(1, tag + " %");
-            return delete.executeUpdate();
+            try (ResultSet r = delete.executeQuery()) {
+                r.next();
+                return r.getInt(1);
+            }
         }
     }
 

@@ -1,0 +1,15 @@
+-- The attempt log (MAIL_ATTEMPT) no longer has a foreign key to MAIL_MESSAGE.
+--
+-- Why: PostgreSQL checks a foreign key on insert with SELECT ... FOR KEY SHARE of the referenced row, which
+-- writes a row lock into the mail's MAIL_MESSAGE tuple: a WAL record, and after each checkpoint a full-page
+-- image of the wide message page. Every dispatched mail inserts one log row, so the check cost more WAL than
+-- the rest of the dispatch together (measured with the benchmark's shape in psql, 20,000 mails after a
+-- CHECKPOINT: about 1,960 bytes of WAL per mail with the key, 850 without).
+--
+-- What the key did, and who does it now: ON DELETE CASCADE removed a mail's log with the mail; the store's
+-- delete (OperatorStore, used by the operator's delete and by retention) deletes the log rows of the mails it
+-- deleted, in the same transaction. A log row names a mail that exists when it is written: outcomes are
+-- written for a mail its claimer holds (a held mail cannot be deleted), reports and changes for a mail read
+-- in the same transaction. MAIL_ATTEMPT_MAIL_IX (mail_id, id) stays: it serves the delete as it did the
+-- cascade.
+ALTER TABLE mail_attempt DROP CONSTRAINT mail_attempt_mail_fk;
