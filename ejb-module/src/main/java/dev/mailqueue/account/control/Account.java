@@ -1,5 +1,6 @@
 package dev.mailqueue.account.control;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 
@@ -14,7 +15,8 @@ import java.util.Set;
  * @param failover      accounts tried next, in this order, when this one is unreachable (SQL Server
  *                      Database Mail's profile: an ordered list of accounts); never contains {@code name}
  * @param senderDomains lower-case domains of From addresses routed to this account
- * @param perMinute     most sends in any 60 s window, over all servers; 0 means no limit
+ * @param perMinute     most sends in any window of {@code window} (60 s unless configured), over all servers; 0
+ *                      means no limit
  * @param perDay        most sends per UTC calendar day, over all servers; 0 means no limit
  * @param bounceAddress where reports about its mail go, {@code local@domain}, made a VERP envelope sender per
  *                      mail ({@code local+<token>@domain}, see {@code dev.mailqueue.address.control.VerpAddress});
@@ -22,9 +24,12 @@ import java.util.Set;
  * @param refusesSmtpUtf8 true when mail routed to it may not have an address with a non-ASCII local part
  *                      (refused at enqueue, for a relay that never offers SMTPUTF8, RFC 6531); false when such
  *                      a recipient is tried and fails alone if the server does not offer SMTPUTF8
+ * @param window        the sliding window of the per-minute limit, {@link RateRules#MIN_WINDOW} to
+ *                      {@link RateRules#WINDOW} (60 s, the default): shorter only where a test must not wait
+ *                      out real minutes
  */
 public record Account(String name, List<String> failover, Set<String> senderDomains, int perMinute, int perDay,
-                      String bounceAddress, boolean refusesSmtpUtf8) {
+                      String bounceAddress, boolean refusesSmtpUtf8, Duration window) {
 
     /** Longest account name: the width of the SMTP_ACCOUNT columns. */
     public static final int NAME_CHARS = 64;
@@ -32,6 +37,16 @@ public record Account(String name, List<String> failover, Set<String> senderDoma
     public Account {
         failover = List.copyOf(failover);
         senderDomains = Set.copyOf(senderDomains);
+        if (window.compareTo(RateRules.MIN_WINDOW) < 0 || window.compareTo(RateRules.WINDOW) > 0) {
+            throw new IllegalArgumentException("window of account " + name + " must be " + RateRules.MIN_WINDOW
+                    + " to " + RateRules.WINDOW + ", was " + window);
+        }
+    }
+
+    /** An account whose per-minute limit counts real 60 s windows. */
+    public Account(String name, List<String> failover, Set<String> senderDomains, int perMinute, int perDay,
+                   String bounceAddress, boolean refusesSmtpUtf8) {
+        this(name, failover, senderDomains, perMinute, perDay, bounceAddress, refusesSmtpUtf8, RateRules.WINDOW);
     }
 
     /** An account that tries SMTPUTF8 addresses. */

@@ -3,6 +3,7 @@ package dev.mailqueue.account.control;
 import dev.mailqueue.address.control.VerpAddress;
 import dev.mailqueue.address.control.VerpToken;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -28,6 +29,9 @@ import java.util.regex.Pattern;
  *       separated, matched exactly and without regard to case. Default none.</li>
  *   <li>{@code mailqueue.account.<name>.rate.per-minute}: most sends in any 60 s window, 0 (default)
  *       for no limit.</li>
+ *   <li>{@code mailqueue.account.<name>.rate.window.ms}: the length of that sliding window in ms, 1,000 to
+ *       60,000 (default 60,000, a real minute). Shorter only where a test must not wait out real minutes: the
+ *       limit then counts sends per this window.</li>
  *   <li>{@code mailqueue.account.<name>.rate.per-day}: most sends per UTC calendar day, 0 (default)
  *       for no limit.</li>
  *   <li>{@code mailqueue.account.<name>.bounce-address}: the mailbox that reports (DSNs, RFC 3464) about
@@ -115,7 +119,8 @@ public final class AccountSettings {
             }
             accounts.put(name, new Account(name, failover, domains,
                     count(prefix + "rate.per-minute", setting), count(prefix + "rate.per-day", setting),
-                    bounceAddress(prefix + "bounce-address", setting), refusesSmtpUtf8(prefix + "smtputf8", setting)));
+                    bounceAddress(prefix + "bounce-address", setting), refusesSmtpUtf8(prefix + "smtputf8", setting),
+                    window(prefix + "rate.window.ms", setting)));
         }
         List<Account> result = new ArrayList<>(accounts.values());
         verpToken(setting, result);
@@ -177,6 +182,29 @@ public final class AccountSettings {
             return parsed;
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(name + " must be a whole number, was " + value, e);
+        }
+    }
+
+    /**
+     * @return the window named, {@link RateRules#WINDOW} when it is not set
+     * @throws IllegalArgumentException naming the setting when it is not a whole number of ms from
+     *                                  {@link RateRules#MIN_WINDOW} to {@link RateRules#WINDOW}
+     */
+    private static Duration window(String name, Function<String, Optional<String>> setting) {
+        String value = setting.apply(name).map(String::strip).orElse("");
+        if (value.isEmpty()) {
+            return RateRules.WINDOW;
+        }
+        long min = RateRules.MIN_WINDOW.toMillis();
+        long max = RateRules.WINDOW.toMillis();
+        try {
+            long ms = Long.parseLong(value);
+            if (ms < min || ms > max) {
+                throw new IllegalArgumentException(name + " must be " + min + " to " + max + " ms, was " + value);
+            }
+            return Duration.ofMillis(ms);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + " must be a whole number of ms, was " + value, e);
         }
     }
 

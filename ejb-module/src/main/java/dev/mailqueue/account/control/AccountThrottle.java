@@ -63,19 +63,21 @@ public class AccountThrottle {
             Instant today = RateRules.dayStart(now);
             int dayCount = today.equals(state.dayStart) ? state.dayCount : 0;
             if (account.perDay() > 0 && dayCount >= account.perDay()) {
-                return new SendPermit(account.name(), false, -1, today, List.of(RateRules.nextDay(now)));
+                return new SendPermit(account.name(), false, -1, today, List.of(RateRules.nextDay(now)),
+                        account.window());
             }
             int slot = -1;
             if (account.perMinute() > 0) {
-                RateRules.Slowed slowed = RateRules.recover(account.perMinute(), state.slowed, now);
+                RateRules.Slowed slowed = RateRules.recover(account.perMinute(), state.slowed, now, account.window());
                 int limit = slowed == null ? account.perMinute() : slowed.limit();
                 List<Instant> freeAt = slots(c, account, now);
                 slot = RateRules.freeSlot(limit, freeAt, now);
                 writeSlowed(c, account.name(), slowed);
                 if (slot < 0) {
-                    return new SendPermit(account.name(), false, -1, null, RateRules.retryTimes(limit, freeAt, now));
+                    return new SendPermit(account.name(), false, -1, null,
+                            RateRules.retryTimes(limit, freeAt, now, account.window()), account.window());
                 }
-                setFreeAt(c, account.name(), slot, now.plus(RateRules.WINDOW).plus(RateRules.IN_FLIGHT));
+                setFreeAt(c, account.name(), slot, now.plus(account.window()).plus(RateRules.IN_FLIGHT));
             }
             try (PreparedStatement s = c.prepareStatement(
                     "UPDATE SMTP_ACCOUNT_RATE SET DAY_START = ?, DAY_COUNT = ? WHERE SMTP_ACCOUNT = ?")) {
@@ -84,7 +86,8 @@ public class AccountThrottle {
                 s.setString(3, account.name());
                 s.executeUpdate();
             }
-            return new SendPermit(account.name(), true, slot, account.perDay() > 0 ? today : null, List.of());
+            return new SendPermit(account.name(), true, slot, account.perDay() > 0 ? today : null, List.of(),
+                    account.window());
         } catch (SQLException e) {
             throw new StoreException("could not take a send slot of account " + account.name(), e);
         }
@@ -92,7 +95,7 @@ public class AccountThrottle {
 
     /**
      * The send reached the server (it replied, whatever it said): its slot stays taken until
-     * {@link RateRules#WINDOW} after {@code finishedAt}.
+     * the account's window ({@link SendPermit#window}, 60 s unless configured) after {@code finishedAt}.
      *
      * @param permit     a granted permit
      * @param finishedAt UTC time of the server's last reply, or of the failure
@@ -103,7 +106,7 @@ public class AccountThrottle {
             return;
         }
         try (Connection c = dataSource.getConnection()) {
-            setFreeAt(c, permit.account(), permit.slot(), finishedAt.plus(RateRules.WINDOW));
+            setFreeAt(c, permit.account(), permit.slot(), finishedAt.plus(permit.window()));
         } catch (SQLException e) {
             throw new StoreException("could not settle the send slot of account " + permit.account(), e);
         }
@@ -153,7 +156,7 @@ public class AccountThrottle {
         try (Connection c = dataSource.getConnection()) {
             State state = lock(c, account.name(), now);
             RateRules.Slowed slowed = RateRules.slowDown(account.perMinute(),
-                    RateRules.recover(account.perMinute(), state.slowed, now), now);
+                    RateRules.recover(account.perMinute(), state.slowed, now, account.window()), now);
             writeSlowed(c, account.name(), slowed);
             return slowed.limit();
         } catch (SQLException e) {

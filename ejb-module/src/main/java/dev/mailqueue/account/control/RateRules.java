@@ -27,8 +27,10 @@ import java.util.List;
  */
 public final class RateRules {
 
-    /** The rolling window of a per-minute limit: 60 s, a real minute. */
+    /** The rolling window of a per-minute limit: 60 s, a real minute (the default and the longest). */
     public static final Duration WINDOW = Duration.ofSeconds(60);
+    /** The shortest window an account may be given ({@code mailqueue.account.<name>.rate.window.ms}): 1 s. */
+    public static final Duration MIN_WINDOW = Duration.ofSeconds(1);
     /** Extra hold of a slot while its send is under way (longer than any SMTP timeout should be). */
     public static final Duration IN_FLIGHT = Duration.ofMinutes(10);
     /** Slow-down signals this soon after the last decrease are taken as the same signal. */
@@ -54,16 +56,28 @@ public final class RateRules {
      *         changed; null once it is back at the configured limit
      */
     public static Slowed recover(int configured, Slowed slowed, Instant now) {
+        return recover(configured, slowed, now, WINDOW);
+    }
+
+    /**
+     * @param configured the configured per-minute limit, 1 or more
+     * @param slowed     the stored slowed-down limit, or null when the account runs at its configured limit
+     * @param now        UTC now
+     * @param window     the account's window ({@link #WINDOW} unless configured shorter)
+     * @return the limit in force now, grown back by {@link #step} per full window since it was last changed;
+     *         null once it is back at the configured limit
+     */
+    public static Slowed recover(int configured, Slowed slowed, Instant now, Duration window) {
         if (slowed == null || slowed.limit() >= configured) {
             return null;
         }
-        long minutes = Duration.between(slowed.since(), now).toMillis() / WINDOW.toMillis();
-        if (minutes <= 0) {
+        long windows = Duration.between(slowed.since(), now).toMillis() / window.toMillis();
+        if (windows <= 0) {
             return slowed;
         }
-        long grown = slowed.limit() + minutes * step(configured);
+        long grown = slowed.limit() + windows * step(configured);
         return grown >= configured ? null
-                : new Slowed((int) grown, slowed.since().plus(WINDOW.multipliedBy(minutes)));
+                : new Slowed((int) grown, slowed.since().plus(window.multipliedBy(windows)));
     }
 
     /**
@@ -116,9 +130,20 @@ public final class RateRules {
      *         under way is expected to free {@link #WINDOW} after it was taken, not at its in-flight hold
      */
     public static List<Instant> retryTimes(int limit, List<Instant> freeAt, Instant now) {
+        return retryTimes(limit, freeAt, now, WINDOW);
+    }
+
+    /**
+     * @param limit  sends allowed in any window now, 1 or more
+     * @param freeAt per slot, the UTC time from which it is free
+     * @param now    UTC now
+     * @param window the account's window ({@link #WINDOW} unless configured shorter)
+     * @return as {@link #retryTimes(int, List, Instant)}, with the account's window in place of 60 s
+     */
+    public static List<Instant> retryTimes(int limit, List<Instant> freeAt, Instant now, Duration window) {
         List<Instant> busy = new ArrayList<>();
         for (Instant t : freeAt) {
-            if (t.isAfter(now.plus(WINDOW))) {
+            if (t.isAfter(now.plus(window))) {
                 busy.add(t.minus(IN_FLIGHT));
             } else if (t.isAfter(now)) {
                 busy.add(t);
@@ -127,7 +152,7 @@ public final class RateRules {
         busy.sort(null);
         int skip = Math.max(0, busy.size() - limit);
         List<Instant> times = new ArrayList<>(busy.subList(Math.min(skip, busy.size()), busy.size()));
-        return times.isEmpty() ? List.of(now.plus(WINDOW)) : times;
+        return times.isEmpty() ? List.of(now.plus(window)) : times;
     }
 
     /** @return UTC midnight starting the day of {@code now} */

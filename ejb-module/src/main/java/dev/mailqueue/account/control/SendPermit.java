@@ -1,5 +1,6 @@
 package dev.mailqueue.account.control;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
@@ -15,12 +16,19 @@ import java.util.List;
  *                  refusal: set when the day's limit refused, null when the minute's did
  * @param retryTimes when not granted: UTC times at which the 1st, 2nd, ... waiting mail may expect
  *                   a slot, earliest first (an estimate; the next acquire decides); empty otherwise
+ * @param window    the account's per-minute window ({@link Account#window}): how long a slot stays taken after
+ *                  its send, and the step between the turns of mails that wait
  */
 public record SendPermit(String account, boolean granted, int slot, Instant dayStart,
-                         List<Instant> retryTimes) {
+                         List<Instant> retryTimes, Duration window) {
 
     public SendPermit {
         retryTimes = List.copyOf(retryTimes);
+    }
+
+    /** A permit of an account whose per-minute limit counts real 60 s windows. */
+    public SendPermit(String account, boolean granted, int slot, Instant dayStart, List<Instant> retryTimes) {
+        this(account, granted, slot, dayStart, retryTimes, RateRules.WINDOW);
     }
 
     /** @return leave to send through an account without limits; nothing to give back */
@@ -36,7 +44,7 @@ public record SendPermit(String account, boolean granted, int slot, Instant dayS
     /**
      * @param waiting how many refused mails of the same account come before this one, 0 or more
      * @return when this mail should be due again: its turn in {@link #retryTimes}, cycling on by
-     *         whole minutes when more mails wait than slots free up; after a day's limit, the next
+     *         whole windows when more mails wait than slots free up; after a day's limit, the next
      *         day's start for all
      */
     public Instant retryAt(int waiting) {
@@ -47,6 +55,6 @@ public record SendPermit(String account, boolean granted, int slot, Instant dayS
         if (dayStart != null) {
             return retryTimes.get(0);
         }
-        return retryTimes.get(waiting % n).plus(RateRules.WINDOW.multipliedBy(waiting / n));
+        return retryTimes.get(waiting % n).plus(window.multipliedBy(waiting / n));
     }
 }

@@ -91,6 +91,20 @@ class AccountThrottleTest {
     }
 
     @Test
+    void aShorterWindowFreesTheSlotThatLongAfterItsSendAndSpacesTheWaitingMailsByIt() {
+        Account account = new Account("acct-" + UUID.randomUUID().toString().substring(0, 8), List.of(), Set.of(), 1, 0,
+                null, false, Duration.ofSeconds(20));
+        SendPermit permit = throttle(t -> t.acquire(account, NOW));
+        throttle(t -> { t.complete(permit, NOW.plusSeconds(2)); return null; });
+
+        SendPermit early = throttle(t -> t.acquire(account, NOW.plusSeconds(21)));
+        assertThat(early.granted()).isFalse();
+        assertThat(early.retryAt(0)).isEqualTo(NOW.plusSeconds(22));
+        assertThat(early.retryAt(2)).as("the third waiting mail: two windows later").isEqualTo(NOW.plusSeconds(62));
+        assertThat(throttle(t -> t.acquire(account, NOW.plusSeconds(22))).granted()).isTrue();
+    }
+
+    @Test
     void aSendThatNeverReachedTheServerGivesItsSlotBackAtOnce() {
         Account account = account(1, 0);
         SendPermit permit = throttle(t -> t.acquire(account, NOW));

@@ -2,6 +2,7 @@ package dev.mailqueue.account.control;
 
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -82,6 +83,21 @@ class AccountsTest {
         assertThat(bulk.perMinute()).isEqualTo(20);
         assertThat(bulk.perDay()).isEqualTo(500);
         assertThat(bulk.isRateLimited()).isTrue();
+        assertThat(bulk.window()).as("a real minute unless set").isEqualTo(Duration.ofSeconds(60));
+    }
+
+    @Test
+    void aWindowShorterThanAMinuteIsReadInMsWithinItsRange() {
+        settings.put("mailqueue.accounts", "main,bulk");
+        settings.put("mailqueue.account.bulk.rate.per-minute", "3");
+        settings.put("mailqueue.account.bulk.rate.window.ms", "20000");
+        assertThat(cut().find("bulk").orElseThrow().window()).isEqualTo(Duration.ofSeconds(20));
+
+        for (String bad : new String[]{"999", "60001", "20 s"}) {
+            settings.put("mailqueue.account.bulk.rate.window.ms", bad);
+            assertThatThrownBy(this::cut).as(bad).hasMessageContaining("mailqueue.account.bulk.rate.window.ms")
+                    .hasMessageContaining(bad);
+        }
     }
 
     @Test
