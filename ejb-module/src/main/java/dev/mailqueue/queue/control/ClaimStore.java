@@ -187,6 +187,21 @@ public class ClaimStore {
     }
 
     /**
+     * Locks a claimer's queue rows before its MAIL_CLAIMER row, the order in which readers of the view MAIL_STATE
+     * take them (a mail's queue row, then its claimer). On Derby, whose readers lock each row they read (READ
+     * COMMITTED) and hold the queue row while they look up its claimer, taking back in the other order deadlocked
+     * with a reader (GET /api/mails/{id} answered 500). Writers that finish mails take the same order (queue rows,
+     * then the claimer row), and on Derby claims, the only callers of this, run one at a time in the JVM.
+     * Databases with SKIP LOCKED lock the claimer first in the sweep's select and have readers that take no locks.
+     */
+    private static void lockQueueRows(Connection c, Lease dead) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("UPDATE MAIL_QUEUE SET CLAIM_NO = CLAIM_NO WHERE CLAIMER = ?")) {
+            s.setLong(1, dead.claimer());
+            s.executeUpdate();
+        }
+    }
+
+    /**
      * Renews claimers' leases: each that still has its MAIL_CLAIMER row runs until {@code until}. A lease that ran
      * out but was not yet taken back is renewed too, which is safe: its mails are still its own, and the row lock
      * orders this against a server that takes it back ({@link #recover} deletes the row only while it has run
@@ -269,6 +284,9 @@ public class ClaimStore {
         int taken = 0;
         List<AttemptLog.Row> log = new ArrayList<>();
         for (Lease dead : expired) {
+            if (!d.kind().skipsLocked()) {
+                lockQueueRows(c, dead);
+            }
             try (PreparedStatement s = c.prepareStatement("DELETE FROM MAIL_CLAIMER WHERE ID = ? AND EXPIRES_AT < ?")) {
                 s.setLong(1, dead.claimer());
                 SqlTime.set(s, 2, now);

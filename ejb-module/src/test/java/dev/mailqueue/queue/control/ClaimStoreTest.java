@@ -134,6 +134,55 @@ class ClaimStoreTest {
         assertThat(ids).hasSize(3);
     }
 
+    /**
+     * Derby's readers lock the rows they read under READ COMMITTED, and the view MAIL_STATE reads a mail's queue row
+     * and then its claimer. Taking back a dead claimer's mail locks in that order too, so a reader that holds the
+     * queue row and then asks for the claimer (GET /api/mails/{id} while recovery runs) waits at worst, and neither
+     * is chosen as a deadlock's victim. Before, recovery deleted the claimer first, and the two deadlocked.
+     */
+    @Test
+    void takingBackADeadClaimersMailLocksItsQueueRowsBeforeItsClaimerAsReadersDo() throws Exception {
+        long id = enqueue(mail("held by the dead", 4, NOW)).get(0);
+        Lease dead = start("dead/server#1", NOW);
+        claim(dead, 1, 1, NOW);
+        Instant later = NOW.plusMillis(LEASE_MS + 1);
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try (var reader = db.connect()) {
+            reader.setAutoCommit(false);
+            reader.setTransactionIsolation(java.sql.Connection.TRANSACTION_REPEATABLE_READ); // keeps its read locks
+            assertThat(number(reader, "SELECT CLAIMER FROM MAIL_QUEUE WHERE MAIL_ID = ?", id)).isEqualTo(dead.claimer());
+            Future<Integer> recovery = pool.submit(() -> db.inTransaction(
+                    () -> cut.recover("host/server", later, InDoubtPolicy.RESEND)));
+            long waitUntil = System.nanoTime() + 5_000_000_000L;
+            while (!recovery.isDone() && !waiting() && System.nanoTime() < waitUntil) {
+                Thread.sleep(20);
+            }
+            assertThat(number(reader, "SELECT COUNT(*) FROM MAIL_CLAIMER WHERE ID = ?", dead.claimer()))
+                    .as("the reader reads the claimer without a deadlock").isBetween(0L, 1L);
+            reader.commit();
+            assertThat(recovery.get()).isEqualTo(1);
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(status(id)).isEqualTo(MailStatus.QUEUED.name());
+        assertThat(db.number("SELECT COUNT(*) FROM MAIL_CLAIMER WHERE ID = ?", dead.claimer())).isZero();
+    }
+
+    /** @return true when a transaction waits for a lock (Derby's lock table; other databases: false) */
+    boolean waiting() {
+        return QueueDatabase.isDerby() && db.number("SELECT COUNT(*) FROM SYSCS_DIAG.LOCK_TABLE WHERE STATE = 'WAIT'") > 0;
+    }
+
+    static long number(java.sql.Connection c, String sql, long param) throws Exception {
+        try (var s = c.prepareStatement(sql)) {
+            s.setLong(1, param);
+            try (var r = s.executeQuery()) {
+                r.next();
+                return r.getLong(1);
+            }
+        }
+    }
+
     Instant expiry(Lease lease) throws Exception {
         try (var c = db.connect(); var s = c.prepareStatement("SELECT EXPIRES_AT FROM MAIL_CLAIMER WHERE ID = ?")) {
             s.setLong(1, lease.claimer());
