@@ -1,11 +1,11 @@
 package dev.mailqueue.admin.boundary;
 
+import dev.mailqueue.api.SeriesBucket;
 import dev.mailqueue.api.InvalidFilterException;
 import dev.mailqueue.api.MailAdmin;
 import dev.mailqueue.api.MailDetail;
 import dev.mailqueue.api.MailNotFoundException;
-import dev.mailqueue.queue.control.EventRecord;
-import dev.mailqueue.queue.control.SeriesStore;
+import dev.mailqueue.api.EventRecord;
 import jakarta.ejb.Local;
 
 import java.util.List;
@@ -57,7 +57,7 @@ public interface MailAdminLocal extends MailAdmin {
      * @param account       the account it is limited to, or null
      * @param buckets       the buckets, oldest first
      */
-    record Series(String range, int bucketSeconds, String account, List<SeriesStore.Bucket> buckets) {
+    record Series(String range, int bucketSeconds, String account, List<SeriesBucket> buckets) {
     }
 
     /**

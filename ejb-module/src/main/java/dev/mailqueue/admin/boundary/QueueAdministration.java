@@ -29,7 +29,7 @@ import dev.mailqueue.queue.entity.MailMessage;
 import dev.mailqueue.queue.entity.MailState;
 import dev.mailqueue.queue.entity.Utc;
 import dev.mailqueue.queue.control.DispatchPauseStore;
-import dev.mailqueue.queue.control.EventRecord;
+import dev.mailqueue.api.EventRecord;
 import dev.mailqueue.queue.control.OperatorStore;
 import dev.mailqueue.queue.control.SeriesStore;
 import dev.mailqueue.queue.control.SuppressionStore;

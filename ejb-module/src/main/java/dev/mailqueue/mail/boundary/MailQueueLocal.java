@@ -2,7 +2,7 @@ package dev.mailqueue.mail.boundary;
 
 import dev.mailqueue.api.MailNotFoundException;
 import dev.mailqueue.api.MailQueue;
-import dev.mailqueue.queue.control.EventRecord;
+import dev.mailqueue.api.EventRecord;
 import jakarta.ejb.Local;
 
 import java.util.List;

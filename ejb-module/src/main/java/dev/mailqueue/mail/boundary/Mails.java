@@ -215,7 +215,7 @@ public class Mails implements MailQueueLocal, MailQueueRemote {
     }
 
     @Override
-    public List<dev.mailqueue.queue.control.EventRecord> events(long id) throws MailNotFoundException {
+    public List<dev.mailqueue.api.EventRecord> events(long id) throws MailNotFoundException {
         find(id);
         return events.eventsOf(id);
     }

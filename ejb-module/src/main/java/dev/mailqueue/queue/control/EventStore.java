@@ -1,5 +1,7 @@
 package dev.mailqueue.queue.control;
 
+import dev.mailqueue.api.WebhookDelivery;
+import dev.mailqueue.api.EventRecord;
 import dev.mailqueue.api.EventType;
 import dev.mailqueue.queue.entity.Texts;
 import dev.mailqueue.schema.control.DatabaseKind;
@@ -547,15 +549,6 @@ public class EventStore {
         }
     }
 
-    /**
-     * One parked delivery of an endpoint.
-     *
-     * @param type its event's type; null when the event is gone
-     * @param status PENDING (parked: waiting, or backing off after {@code attempts} failed tries) or FAILED (given up)
-     */
-    public record Delivery(long eventId, Long mailId, EventType type, String status, int attempts, Instant createdAt,
-                           Instant nextAttemptAt, Instant lastAttemptAt, Integer httpStatus, String lastError) {
-    }
 
     /**
      * @param endpoint an endpoint
@@ -565,7 +558,7 @@ public class EventStore {
      * @return its parked deliveries (delivered events leave none), newest event first
      * @throws StoreException when the database fails
      */
-    public List<Delivery> deliveries(String endpoint, String status, int offset, int limit) {
+    public List<WebhookDelivery> deliveries(String endpoint, String status, int offset, int limit) {
         try (Connection c = tables.connect(); PreparedStatement s = c.prepareStatement("SELECT d.EVENT_ID, d.MAIL_ID,"
                 + " d.STATUS, d.ATTEMPTS, d.CREATED_AT, d.NEXT_ATTEMPT_AT, d.LAST_ATTEMPT_AT, d.HTTP_STATUS, d.LAST_ERROR"
                 + " FROM WEBHOOK_DELIVERY d WHERE d.ENDPOINT = ?" + (status == null ? "" : " AND d.STATUS = ?")
@@ -575,7 +568,7 @@ public class EventStore {
                 s.setString(2, status);
             }
             s.setMaxRows(offset + limit);
-            List<Delivery> rows = new ArrayList<>();
+            List<WebhookDelivery> rows = new ArrayList<>();
             try (ResultSet r = s.executeQuery()) {
                 int skipped = 0;
                 while (r.next()) {
@@ -585,12 +578,12 @@ public class EventStore {
                     long mail = r.getLong(2);
                     Long mailId = r.wasNull() ? null : mail;
                     int http = r.getInt(8);
-                    rows.add(new Delivery(r.getLong(1), mailId, null, r.getString(3), r.getInt(4), SqlTime.get(r, 5),
+                    rows.add(new WebhookDelivery(r.getLong(1), mailId, null, r.getString(3), r.getInt(4), SqlTime.get(r, 5),
                             SqlTime.get(r, 6), SqlTime.get(r, 7), r.wasNull() ? null : http, r.getString(9)));
                 }
             }
-            Map<Long, EventRecord> events = LogEvents.byId(c, rows.stream().map(Delivery::eventId).toList());
-            return rows.stream().map(d -> new Delivery(d.eventId(), d.mailId(), events.containsKey(d.eventId())
+            Map<Long, EventRecord> events = LogEvents.byId(c, rows.stream().map(WebhookDelivery::eventId).toList());
+            return rows.stream().map(d -> new WebhookDelivery(d.eventId(), d.mailId(), events.containsKey(d.eventId())
                     ? events.get(d.eventId()).type() : null, d.status(), d.attempts(), d.createdAt(), d.nextAttemptAt(),
                     d.lastAttemptAt(), d.httpStatus(), d.lastError())).toList();
         } catch (SQLException e) {

@@ -1,5 +1,6 @@
 package dev.mailqueue.queue.control;
 
+import dev.mailqueue.api.EventRecord;
 import dev.mailqueue.api.EventType;
 import dev.mailqueue.queue.entity.AddressLists;
 import dev.mailqueue.queue.entity.AttemptOutcome;

@@ -1,5 +1,6 @@
 package dev.mailqueue.queue.control;
 
+import dev.mailqueue.api.SeriesBucket;
 import dev.mailqueue.api.MailStatus;
 import dev.mailqueue.queue.entity.AttemptOutcome;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -91,17 +92,6 @@ public class SeriesStore {
         }
     }
 
-    /**
-     * One bucket.
-     *
-     * @param start    its start, inclusive (its end is the next one's start)
-     * @param sent     attempts that ended in it with the mail accepted
-     * @param failed   attempts that ended in it and ended their mail FAILED
-     * @param deferred other attempts that ended in it and failed (tried again later)
-     * @param queued   mails waiting (not yet ended) at its end; for the last bucket, now
-     */
-    public record Bucket(Instant start, long sent, long failed, long deferred, long queued) {
-    }
 
     /** Waiting statuses a mail out of the queue can have (HELD): the latest status row of its log says it. */
     static final Set<MailStatus> WAITING_OUT_OF_QUEUE = waitingOutOfQueue();
@@ -138,7 +128,7 @@ public class SeriesStore {
      * @return the buckets, oldest first, the last one holding now
      * @throws StoreException when the database fails
      */
-    public List<Bucket> read(Range range, String account, boolean defaultAccount, Instant now) {
+    public List<SeriesBucket> read(Range range, String account, boolean defaultAccount, Instant now) {
         int n = range.buckets();
         Instant first = range.firstStart(now);
         long[] sent = new long[n];
@@ -230,7 +220,7 @@ public class SeriesStore {
      * @return the buckets, with each one's depth at its end: the depth now, less the mails that began to wait
      *         after it, plus those ended after it (never below 0)
      */
-    static List<Bucket> buckets(Range range, Instant first, long[] sent, long[] failed, long[] deferred, long waitingNow,
+    static List<SeriesBucket> buckets(Range range, Instant first, long[] sent, long[] failed, long[] deferred, long waitingNow,
                                 long[] created, long[] ended) {
         int n = range.buckets();
         long[] queued = new long[n];
@@ -239,9 +229,9 @@ public class SeriesStore {
             queued[i] = Math.max(0, depth);
             depth = depth - created[i] + ended[i];
         }
-        List<Bucket> buckets = new ArrayList<>(n);
+        List<SeriesBucket> buckets = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            buckets.add(new Bucket(first.plusSeconds((long) i * range.bucketSeconds()), sent[i], failed[i], deferred[i],
+            buckets.add(new SeriesBucket(first.plusSeconds((long) i * range.bucketSeconds()), sent[i], failed[i], deferred[i],
                     queued[i]));
         }
         return buckets;

@@ -1,5 +1,7 @@
 package dev.mailqueue.webhook.boundary;
 
+import dev.mailqueue.api.WebhookDelivery;
+import dev.mailqueue.api.WebhookEndpointView;
 import dev.mailqueue.api.FieldError;
 import dev.mailqueue.api.InvalidFilterException;
 import dev.mailqueue.mail.boundary.Roles;
@@ -37,34 +39,23 @@ public class Webhooks {
     @Inject
     EventStore store;
 
-    /**
-     * An endpoint as the admin API shows it.
-     *
-     * @param endpoint its configuration
-     * @param state    its health, its cursor, and its parked deliveries waiting or given up
-     */
-    public record EndpointView(WebhookEndpoint endpoint, EventStore.EndpointState state) {
-
-        /** @return true when it is disabled: nothing is sent to it until it is enabled */
-        public boolean disabled() {
-            return state.disabledAt() != null;
-        }
-    }
-
     /** @return every configured endpoint, in configuration order */
     @RolesAllowed({Roles.ADMIN, Roles.VIEWER})
-    public List<EndpointView> endpoints() {
-        List<EndpointView> views = new ArrayList<>();
+    public List<WebhookEndpointView> endpoints() {
+        List<WebhookEndpointView> views = new ArrayList<>();
         for (WebhookEndpoint e : settings.endpoints()) {
-            views.add(new EndpointView(e, store.state(e.name())));
+            EventStore.EndpointState state = store.state(e.name());
+            views.add(new WebhookEndpointView(e.name(), e.url(), e.events(), e.campaigns(), state.failingSince(),
+                    state.disabledAt(), state.lastSuccessAt(), state.pending(), state.failed(), state.cursor(),
+                    state.cursorMovedAt()));
         }
         return views;
     }
 
     /** @return the endpoint, or empty when none is configured by that name */
     @RolesAllowed({Roles.ADMIN, Roles.VIEWER})
-    public Optional<EndpointView> endpoint(String name) {
-        return endpoints().stream().filter(v -> v.endpoint().name().equals(name)).findFirst();
+    public Optional<WebhookEndpointView> endpoint(String name) {
+        return endpoints().stream().filter(v -> v.name().equals(name)).findFirst();
     }
 
     /**
@@ -76,7 +67,7 @@ public class Webhooks {
      * @throws InvalidFilterException naming a bad status, page or size
      */
     @RolesAllowed({Roles.ADMIN, Roles.VIEWER})
-    public List<EventStore.Delivery> deliveries(String name, String status, int page, int size) throws InvalidFilterException {
+    public List<WebhookDelivery> deliveries(String name, String status, int page, int size) throws InvalidFilterException {
         List<FieldError> errors = new ArrayList<>();
         if (status != null && !STATUSES.contains(status)) {
             errors.add(new FieldError("status", "must be PENDING or FAILED (a delivered event leaves no row)"));

@@ -1,6 +1,6 @@
 package dev.mailqueue.webhook.control;
 
-import dev.mailqueue.queue.control.EventRecord;
+import dev.mailqueue.api.EventRecord;
 import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;

@@ -1,6 +1,6 @@
 package dev.mailqueue.webhook.control;
 
-import dev.mailqueue.queue.control.EventRecord;
+import dev.mailqueue.api.EventRecord;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.config.ConfigProvider;

@@ -1,6 +1,6 @@
 package dev.mailqueue.webhook.control;
 
-import dev.mailqueue.queue.control.EventRecord;
+import dev.mailqueue.api.EventRecord;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.DeliveryMode;
 import jakarta.jms.JMSContext;

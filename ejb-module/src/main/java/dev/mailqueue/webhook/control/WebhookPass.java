@@ -1,6 +1,6 @@
 package dev.mailqueue.webhook.control;
 
-import dev.mailqueue.queue.control.EventRecord;
+import dev.mailqueue.api.EventRecord;
 import dev.mailqueue.queue.control.EventStore;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;

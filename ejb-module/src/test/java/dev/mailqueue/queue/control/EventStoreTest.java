@@ -1,5 +1,7 @@
 package dev.mailqueue.queue.control;
 
+import dev.mailqueue.api.WebhookDelivery;
+import dev.mailqueue.api.EventRecord;
 import dev.mailqueue.settings.control.InDoubtPolicy;
 import dev.mailqueue.settings.control.RetryPolicy;
 import dev.mailqueue.api.EventType;
@@ -487,7 +489,7 @@ class EventStoreTest {
         assertThat(dueIds("crm", NOW.plusSeconds(1))).as("m1 backs off and m2 waits behind it").containsExactly(n1);
         cut.tried("crm", n1, NOW.plusSeconds(1), 204, null, null);
         assertThat(cut.deliveries("crm", null, 0, 10)).as("a delivered event leaves no row")
-                .extracting(EventStore.Delivery::eventId).containsExactly(m2, m1);
+                .extracting(WebhookDelivery::eventId).containsExactly(m2, m1);
         assertThat(dueIds("crm", NOW.plusSeconds(5))).containsExactly(m1, m2);
         cut.tried("crm", m1, NOW.plusSeconds(5), null, "no answer", NOW.plusSeconds(15));
         assertThat(cut.deliveries("crm", "PENDING", 0, 10)).filteredOn(d -> d.eventId() == m1)
@@ -507,7 +509,7 @@ class EventStoreTest {
         assertThat(dueIds("crm", NOW.plusSeconds(15))).containsExactly(m2, m3);
         cut.tried("crm", m2, NOW.plusSeconds(16), 400, "the receiver answered HTTP 400", null); // given up
         assertThat(dueIds("crm", NOW.plusSeconds(16))).as("a given-up delivery holds nothing back").containsExactly(m3);
-        assertThat(cut.deliveries("crm", "FAILED", 0, 10)).extracting(EventStore.Delivery::eventId).containsExactly(m2);
+        assertThat(cut.deliveries("crm", "FAILED", 0, 10)).extracting(WebhookDelivery::eventId).containsExactly(m2);
         assertThat(cut.state("crm")).satisfies(s -> {
             assertThat(s.pending()).isEqualTo(1);
             assertThat(s.failed()).isEqualTo(1);

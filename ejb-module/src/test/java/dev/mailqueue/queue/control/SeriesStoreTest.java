@@ -1,5 +1,6 @@
 package dev.mailqueue.queue.control;
 
+import dev.mailqueue.api.SeriesBucket;
 import dev.mailqueue.settings.control.InDoubtPolicy;
 import dev.mailqueue.api.MailStatus;
 import dev.mailqueue.testsupport.MailStates;
@@ -72,14 +73,14 @@ class SeriesStoreTest {
     void anHourIsSixtyMinutesEndingWithTheOneThatHoldsNowWithAttemptsAndTheDepthAtEachEnd() {
         aQueueOfAnHour();
 
-        List<SeriesStore.Bucket> hour = cut.read(SeriesStore.Range.HOUR, null, false, NOW);
+        List<SeriesBucket> hour = cut.read(SeriesStore.Range.HOUR, null, false, NOW);
 
         assertThat(hour).hasSize(60);
         assertThat(hour.get(0).start()).isEqualTo(at("08:27:00"));
         assertThat(hour.get(59).start()).isEqualTo(at("09:26:00"));
         assertThat(hour).filteredOn(b -> b.sent() + b.failed() + b.deferred() > 0)
-                .extracting(SeriesStore.Bucket::start, SeriesStore.Bucket::sent, SeriesStore.Bucket::failed,
-                        SeriesStore.Bucket::deferred)
+                .extracting(SeriesBucket::start, SeriesBucket::sent, SeriesBucket::failed,
+                        SeriesBucket::deferred)
                 .containsExactly(tuple(at("09:05:00"), 0L, 0L, 1L), tuple(at("09:10:00"), 1L, 0L, 0L),
                         tuple(at("09:20:00"), 0L, 1L, 0L));
         // waiting at each minute's end: before 08:50 the two old ones and the one that expires at 09:02; ...
@@ -103,13 +104,13 @@ class SeriesStoreTest {
                 + " WHERE SUBJECT = 'waiting since before the range')");
         db.update("UPDATE MAIL_MESSAGE SET SMTP_ACCOUNT = NULL WHERE SUBJECT = 'waiting since before the range'");
 
-        List<SeriesStore.Bucket> backup = cut.read(SeriesStore.Range.HOUR, "backup", false, NOW);
-        assertThat(backup).extracting(SeriesStore.Bucket::sent).containsOnly(0L);
+        List<SeriesBucket> backup = cut.read(SeriesStore.Range.HOUR, "backup", false, NOW);
+        assertThat(backup).extracting(SeriesBucket::sent).containsOnly(0L);
         assertThat(queuedAt(backup, "09:23:00")).isZero();
         assertThat(queuedAt(backup, "09:24:00")).isEqualTo(1);
 
-        List<SeriesStore.Bucket> byDefault = cut.read(SeriesStore.Range.HOUR, "mailqueue", true, NOW);
-        assertThat(byDefault).extracting(SeriesStore.Bucket::sent).containsOnlyOnce(1L);
+        List<SeriesBucket> byDefault = cut.read(SeriesStore.Range.HOUR, "mailqueue", true, NOW);
+        assertThat(byDefault).extracting(SeriesBucket::sent).containsOnlyOnce(1L);
         assertThat(queuedAt(byDefault, "09:01:00")).isEqualTo(6);
         assertThat(queuedAt(byDefault, "09:26:00")).isEqualTo(2);
     }
@@ -118,13 +119,13 @@ class SeriesStoreTest {
     void aWeekIs168HoursAndAMailCreatedAndEndedInOneBucketWasNeverWaitingAtItsEnd() {
         aQueueOfAnHour();
 
-        List<SeriesStore.Bucket> week = cut.read(SeriesStore.Range.WEEK, null, false, NOW);
+        List<SeriesBucket> week = cut.read(SeriesStore.Range.WEEK, null, false, NOW);
 
         assertThat(week).hasSize(168);
         assertThat(week.get(167).start()).isEqualTo(at("09:00:00"));
         assertThat(week.get(0).start()).isEqualTo(Instant.parse("2030-03-07T10:00:00Z"));
-        assertThat(week.get(167)).extracting(SeriesStore.Bucket::sent, SeriesStore.Bucket::failed,
-                SeriesStore.Bucket::deferred, SeriesStore.Bucket::queued).containsExactly(1L, 1L, 1L, 3L);
+        assertThat(week.get(167)).extracting(SeriesBucket::sent, SeriesBucket::failed,
+                SeriesBucket::deferred, SeriesBucket::queued).containsExactly(1L, 1L, 1L, 3L);
         assertThat(queuedAt(week, "08:00:00")).as("at 09:00: the two old ones, the expiring and the failing one")
                 .isEqualTo(4);
         assertThat(queuedAt(week, "06:00:00")).as("before 07:00: nothing").isZero();
@@ -140,11 +141,11 @@ class SeriesStoreTest {
         mails.cancel(waiting, at("09:04:00"));
         mails.requeue(waiting, at("09:08:00"));
 
-        List<SeriesStore.Bucket> hour = cut.read(SeriesStore.Range.HOUR, null, false, NOW);
+        List<SeriesBucket> hour = cut.read(SeriesStore.Range.HOUR, null, false, NOW);
 
         assertThat(hour).filteredOn(b -> b.sent() + b.failed() + b.deferred() > 0)
-                .extracting(SeriesStore.Bucket::start, SeriesStore.Bucket::sent, SeriesStore.Bucket::failed,
-                        SeriesStore.Bucket::deferred)
+                .extracting(SeriesBucket::start, SeriesBucket::sent, SeriesBucket::failed,
+                        SeriesBucket::deferred)
                 .as("the failure stays a failure of its minute").containsExactly(tuple(at("09:06:00"), 0L, 1L, 0L),
                         tuple(at("09:14:00"), 1L, 0L, 0L));
         assertThat(queuedAt(hour, "08:59:00")).isZero();
@@ -158,7 +159,7 @@ class SeriesStoreTest {
         assertThat(queuedAt(hour, "09:26:00")).as("now").isEqualTo(1);
     }
 
-    static long queuedAt(List<SeriesStore.Bucket> buckets, String hhmmss) {
+    static long queuedAt(List<SeriesBucket> buckets, String hhmmss) {
         return buckets.stream().filter(b -> b.start().equals(at(hhmmss))).findFirst().orElseThrow().queued();
     }
 }

@@ -13,7 +13,7 @@ import dev.mailqueue.api.QueueStatistics;
 import dev.mailqueue.api.SuppressionView;
 import dev.mailqueue.http.control.Downloads;
 import dev.mailqueue.http.control.Problem;
-import dev.mailqueue.queue.control.SeriesStore;
+import dev.mailqueue.api.SeriesBucket;
 import dev.mailqueue.webhook.control.EventJson;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.RequestScoped;
@@ -231,7 +231,7 @@ public class AdminResource {
             throws InvalidFilterException {
         MailAdminLocal.Series series = admin.series(range, account);
         JsonArrayBuilder buckets = Json.createArrayBuilder();
-        for (SeriesStore.Bucket b : series.buckets()) {
+        for (SeriesBucket b : series.buckets()) {
             buckets.add(Json.createObjectBuilder().add("start", b.start().toString()).add("sent", b.sent())
                     .add("failed", b.failed()).add("deferred", b.deferred()).add("queued", b.queued()));
         }

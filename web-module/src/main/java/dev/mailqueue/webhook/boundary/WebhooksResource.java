@@ -3,7 +3,8 @@ package dev.mailqueue.webhook.boundary;
 import dev.mailqueue.api.EventType;
 import dev.mailqueue.api.FieldError;
 import dev.mailqueue.api.InvalidFilterException;
-import dev.mailqueue.queue.control.EventStore;
+import dev.mailqueue.api.WebhookDelivery;
+import dev.mailqueue.api.WebhookEndpointView;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.json.Json;
@@ -86,7 +87,7 @@ public class WebhooksResource {
         int p = whole("page", page, 0);
         int s = whole("size", size, 50);
         JsonArrayBuilder rows = Json.createArrayBuilder();
-        for (EventStore.Delivery d : webhooks.deliveries(name, status, p, s)) {
+        for (WebhookDelivery d : webhooks.deliveries(name, status, p, s)) {
             JsonObjectBuilder row = Json.createObjectBuilder().add("eventId", "evt_" + d.eventId());
             if (d.type() != null) {
                 row.add("type", d.type().wireName());
@@ -142,21 +143,21 @@ public class WebhooksResource {
         return endpoint(name);
     }
 
-    private static JsonObject json(Webhooks.EndpointView v) {
+    private static JsonObject json(WebhookEndpointView v) {
         JsonArrayBuilder events = Json.createArrayBuilder();
-        v.endpoint().events().stream().map(EventType::wireName).sorted().forEach(events::add);
+        v.events().stream().map(EventType::wireName).sorted().forEach(events::add);
         JsonArrayBuilder campaigns = Json.createArrayBuilder();
-        v.endpoint().campaigns().stream().sorted().forEach(campaigns::add);
-        JsonObjectBuilder o = Json.createObjectBuilder().add("name", v.endpoint().name())
-                .add("url", v.endpoint().url().toString()).add("events", events).add("campaigns", campaigns)
-                .add("disabled", v.disabled()).add("pending", v.state().pending()).add("failed", v.state().failed());
-        time(o, "failingSince", v.state().failingSince());
-        time(o, "disabledAt", v.state().disabledAt());
-        time(o, "lastSuccessAt", v.state().lastSuccessAt());
-        if (v.state().cursor() != null) {
-            o.add("cursorPosition", v.state().cursor());
+        v.campaigns().stream().sorted().forEach(campaigns::add);
+        JsonObjectBuilder o = Json.createObjectBuilder().add("name", v.name())
+                .add("url", v.url().toString()).add("events", events).add("campaigns", campaigns)
+                .add("disabled", v.disabled()).add("pending", v.pending()).add("failed", v.failed());
+        time(o, "failingSince", v.failingSince());
+        time(o, "disabledAt", v.disabledAt());
+        time(o, "lastSuccessAt", v.lastSuccessAt());
+        if (v.cursor() != null) {
+            o.add("cursorPosition", v.cursor());
         }
-        time(o, "cursorMovedAt", v.state().cursorMovedAt());
+        time(o, "cursorMovedAt", v.cursorMovedAt());
         return o.build();
     }
 

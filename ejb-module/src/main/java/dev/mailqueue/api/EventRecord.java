@@ -1,12 +1,10 @@
-package dev.mailqueue.queue.control;
-
-import dev.mailqueue.api.EventType;
+package dev.mailqueue.api;
 
 import java.time.Instant;
 import java.util.List;
 
 /**
- * One delivery event as a receiver sees it: what a row of the mails' log publishes ({@link LogEvents}), with
+ * One delivery event as a receiver sees it: what a row of the mails' log publishes (the store's {@code LogEvents}), with
  * what its mail says of itself (empty when the mail was deleted since, and for an unsubscribe, which concerns
  * no mail).
  *
