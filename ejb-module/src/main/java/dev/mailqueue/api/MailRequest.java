@@ -235,8 +235,9 @@ public class MailRequest implements Serializable {
 
     /**
      * @return the attached files, in order; with any, the mail is multipart/mixed: the body (text,
-     *         HTML or multipart/alternative) first, then one part per file. Limits in the README
-     *         (default at most 20 files of 10 MiB together; executable file types refused).
+     *         HTML or multipart/alternative) first, then one part per file. Limits: the settings
+     *         {@code mailqueue.attachments.max-count}, {@code .max-total-bytes} and {@code .blocked-extensions}
+     *         (docs/configuration.md).
      */
     public List<Attachment> getAttachments() {
         return attachments;

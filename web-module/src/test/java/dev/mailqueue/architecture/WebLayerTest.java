@@ -36,6 +36,8 @@ class WebLayerTest {
     static final Map<String, String> INTENDED = Map.of(
             "dev.mailqueue.log.control.LogText",
             "the one way every layer puts untrusted text into a log line",
+            "dev.mailqueue.settings.control.Settings",
+            "the one reader of settings, for every layer",
             "dev.mailqueue.webhook.control.EventJson",
             "the one JSON form of a delivery event, written alike by the webhook sender and GET .../events",
             "dev.mailqueue.unsubscribe.control.UnsubscribeToken",

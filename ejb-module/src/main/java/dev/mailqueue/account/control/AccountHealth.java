@@ -16,7 +16,7 @@ import java.util.logging.Logger;
 /**
  * Which SMTP accounts this server can reach: a circuit breaker per account. The first connection that
  * fails (refused, timed out, no greeting, EHLO, STARTTLS or AUTH refused) marks the account down for
- * {@code mailqueue.smtp.cool-down.ms} (default 10 s); meanwhile no claimer tries it, and its mails wait
+ * {@code mailqueue.smtp.cool-down.ms}; meanwhile no claimer tries it, and its mails wait
  * in the queue with their attempts untouched. When the cool-down is over one claimer, and only one,
  * tries again (the probe): success marks the account up, failure starts another cool-down. So an
  * unreachable or silent server costs one connection timeout per cool-down on this server, not one per

@@ -1,11 +1,11 @@
 package dev.mailqueue.account.control;
 
+import dev.mailqueue.settings.control.Settings;
 import dev.mailqueue.address.control.VerpAddress;
 import dev.mailqueue.address.control.VerpToken;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -30,7 +30,7 @@ import java.util.regex.Pattern;
  *   <li>{@code mailqueue.account.<name>.rate.per-minute}: most sends in any 60 s window, 0 (default)
  *       for no limit.</li>
  *   <li>{@code mailqueue.account.<name>.rate.window.ms}: the length of that sliding window in ms, 1,000 to
- *       60,000 (default 60,000, a real minute). Shorter only where a test must not wait out real minutes: the
+ *       60,000 (unset: {@link RateRules#WINDOW}, a real minute). Shorter only where a test must not wait out real minutes: the
  *       limit then counts sends per this window.</li>
  *   <li>{@code mailqueue.account.<name>.rate.per-day}: most sends per UTC calendar day, 0 (default)
  *       for no limit.</li>
@@ -63,56 +63,57 @@ public final class AccountSettings {
 
     /**
      * @return true for {@code refuse}, false for {@code try} or nothing
-     * @throws IllegalArgumentException naming the setting for any other value
+     * @throws IllegalStateException naming the setting for any other value
      */
-    private static boolean refusesSmtpUtf8(String key, Function<String, Optional<String>> setting) {
-        String value = setting.apply(key).map(String::strip).filter(v -> !v.isEmpty()).orElse("try");
+    private static boolean refusesSmtpUtf8(String key, Settings setting) {
+        String value = setting.optional(key).orElse("try");
         return switch (value) {
             case "try" -> false;
             case "refuse" -> true;
-            default -> throw new IllegalArgumentException(key + ": '" + value + "' is neither try nor refuse");
+            default -> throw new IllegalStateException(key + ": '" + value + "' is neither try nor refuse");
         };
     }
 
     /**
-     * @param setting the value of a named setting, empty when it is not set
+     * @param source the value of a named setting, empty when it is not set
      * @return the accounts in the order {@code mailqueue.accounts} lists them; the first is the default
-     * @throws IllegalArgumentException naming the setting at fault: a bad or repeated account name, a
-     *                                  failover to an unknown account or to itself, a sender domain
-     *                                  claimed by two accounts, a rate that is negative or not a number,
-     *                                  a bounce address that {@link VerpAddress#problem} refuses, a bounce
-     *                                  address without {@value #VERP_SECRET} or a secret too short, an
-     *                                  smtputf8 value other than try or refuse
+     * @throws IllegalStateException naming the setting at fault: a bad or repeated account name, a
+     *                               failover to an unknown account or to itself, a sender domain
+     *                               claimed by two accounts, a rate that is negative or not a number,
+     *                               a bounce address that {@link VerpAddress#problem} refuses, a bounce
+     *                               address without {@value #VERP_SECRET} or a secret too short, an
+     *                               smtputf8 value other than try or refuse
      */
-    public static List<Account> parse(Function<String, Optional<String>> setting) {
-        List<String> names = list(setting.apply(ACCOUNTS).filter(v -> !v.isBlank()).orElse(DEFAULT_ACCOUNTS));
+    public static List<Account> parse(Function<String, Optional<String>> source) {
+        Settings setting = Settings.of(source);
+        List<String> names = Settings.items(setting.optional(ACCOUNTS).orElse(DEFAULT_ACCOUNTS));
         Set<String> known = new LinkedHashSet<>();
         for (String name : names) {
             if (!NAME.matcher(name).matches()) {
-                throw new IllegalArgumentException(ACCOUNTS + ": account name '" + name
+                throw new IllegalStateException(ACCOUNTS + ": account name '" + name
                         + "' must be 1 to " + Account.NAME_CHARS + " characters of A-Z a-z 0-9 _ -");
             }
             if (!known.add(name)) {
-                throw new IllegalArgumentException(ACCOUNTS + ": account '" + name + "' is listed twice");
+                throw new IllegalStateException(ACCOUNTS + ": account '" + name + "' is listed twice");
             }
         }
         Map<String, String> domainOwners = new HashMap<>();
         Map<String, Account> accounts = new LinkedHashMap<>();
         for (String name : names) {
             String prefix = "mailqueue.account." + name + ".";
-            List<String> failover = list(setting.apply(prefix + "failover").orElse(""));
+            List<String> failover = setting.list(prefix + "failover");
             for (String next : failover) {
                 if (!known.contains(next) || next.equals(name)) {
-                    throw new IllegalArgumentException(prefix + "failover: '" + next
+                    throw new IllegalStateException(prefix + "failover: '" + next
                             + "' is not another account of " + ACCOUNTS + " " + known);
                 }
             }
             Set<String> domains = new LinkedHashSet<>();
-            for (String domain : list(setting.apply(prefix + "sender-domains").orElse(""))) {
+            for (String domain : setting.list(prefix + "sender-domains")) {
                 String lower = domain.toLowerCase(Locale.ROOT);
                 String other = domainOwners.putIfAbsent(lower, name);
                 if (other != null && !other.equals(name)) {
-                    throw new IllegalArgumentException(prefix + "sender-domains: " + lower
+                    throw new IllegalStateException(prefix + "sender-domains: " + lower
                             + " is already routed to account " + other);
                 }
                 domains.add(lower);
@@ -123,7 +124,7 @@ public final class AccountSettings {
                     window(prefix + "rate.window.ms", setting)));
         }
         List<Account> result = new ArrayList<>(accounts.values());
-        verpToken(setting, result);
+        verpToken(source, result);
         return result;
     }
 
@@ -133,16 +134,16 @@ public final class AccountSettings {
      * @return the VERP tokens under {@value #VERP_SECRET}; null when that is not set and no account has a
      *         bounce address (a secret without bounce addresses still verifies the tokens of reports that
      *         arrive after a bounce address was removed)
-     * @throws IllegalArgumentException naming {@value #VERP_SECRET} when an account has a bounce address and
-     *                                  the secret is not set, or when it is shorter than
-     *                                  {@value VerpToken#MIN_SECRET_BYTES} octets; never showing it
+     * @throws IllegalStateException naming {@value #VERP_SECRET} when an account has a bounce address and
+     *                               the secret is not set, or when it is shorter than
+     *                               {@value VerpToken#MIN_SECRET_BYTES} octets; never showing it
      */
     public static VerpToken verpToken(Function<String, Optional<String>> setting, List<Account> accounts) {
         Optional<String> secret = setting.apply(VERP_SECRET).filter(s -> !s.isBlank());
         if (secret.isEmpty()) {
             Optional<Account> verp = accounts.stream().filter(Account::usesVerp).findFirst();
             if (verp.isPresent()) {
-                throw new IllegalArgumentException(VERP_SECRET + " is not set, and mailqueue.account." + verp.get().name()
+                throw new IllegalStateException(VERP_SECRET + " is not set, and mailqueue.account." + verp.get().name()
                         + ".bounce-address needs it to authenticate VERP tokens: set it to a random value of at least "
                         + VerpToken.MIN_SECRET_BYTES + " characters (e.g. openssl rand -hex 32), the same on every server,"
                         + " e.g. with the environment variable MAILQUEUE_BOUNCE_VERP_SECRET");
@@ -152,63 +153,35 @@ public final class AccountSettings {
         try {
             return new VerpToken(secret.get());
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(VERP_SECRET + ": " + e.getMessage(), e);
+            throw new IllegalStateException(VERP_SECRET + ": " + e.getMessage(), e);
         }
     }
 
-    private static String bounceAddress(String name, Function<String, Optional<String>> setting) {
-        String value = setting.apply(name).map(String::strip).orElse("");
+    private static String bounceAddress(String name, Settings setting) {
+        String value = setting.optional(name).orElse("");
         if (value.isEmpty()) {
             return null;
         }
         String problem = VerpAddress.problem(value);
         if (problem != null) {
-            throw new IllegalArgumentException(name + ": " + value + " " + problem);
+            throw new IllegalStateException(name + ": " + value + " " + problem);
         }
         int at = value.lastIndexOf('@');
         return value.substring(0, at) + "@" + value.substring(at + 1).toLowerCase(Locale.ROOT);
     }
 
-    private static int count(String name, Function<String, Optional<String>> setting) {
-        String value = setting.apply(name).map(String::strip).orElse("");
-        if (value.isEmpty()) {
-            return 0;
-        }
-        try {
-            int parsed = Integer.parseInt(value);
-            if (parsed < 0) {
-                throw new IllegalArgumentException(name + " must be 0 (no limit) or more, was " + value);
-            }
-            return parsed;
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(name + " must be a whole number, was " + value, e);
-        }
+    /** @return the rate limit named, 0 (no limit) when it is not set */
+    private static int count(String name, Settings setting) {
+        return (int) setting.whole(name, 0, Integer.MAX_VALUE, 0);
     }
 
     /**
      * @return the window named, {@link RateRules#WINDOW} when it is not set
-     * @throws IllegalArgumentException naming the setting when it is not a whole number of ms from
-     *                                  {@link RateRules#MIN_WINDOW} to {@link RateRules#WINDOW}
+     * @throws IllegalStateException naming the setting when it is not a whole number of ms from
+     *                               {@link RateRules#MIN_WINDOW} to {@link RateRules#WINDOW}
      */
-    private static Duration window(String name, Function<String, Optional<String>> setting) {
-        String value = setting.apply(name).map(String::strip).orElse("");
-        if (value.isEmpty()) {
-            return RateRules.WINDOW;
-        }
-        long min = RateRules.MIN_WINDOW.toMillis();
-        long max = RateRules.WINDOW.toMillis();
-        try {
-            long ms = Long.parseLong(value);
-            if (ms < min || ms > max) {
-                throw new IllegalArgumentException(name + " must be " + min + " to " + max + " ms, was " + value);
-            }
-            return Duration.ofMillis(ms);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(name + " must be a whole number of ms, was " + value, e);
-        }
-    }
-
-    private static List<String> list(String value) {
-        return Arrays.stream(value.split(",")).map(String::strip).filter(s -> !s.isEmpty()).toList();
+    private static Duration window(String name, Settings setting) {
+        return Duration.ofMillis(setting.whole(name, RateRules.MIN_WINDOW.toMillis(), RateRules.WINDOW.toMillis(),
+                RateRules.WINDOW.toMillis()));
     }
 }

@@ -1,11 +1,10 @@
 package dev.mailqueue.account.control;
 
+import dev.mailqueue.settings.control.Settings;
 import dev.mailqueue.address.control.VerpAddress;
 import dev.mailqueue.address.control.VerpToken;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
-import org.eclipse.microprofile.config.Config;
-import org.eclipse.microprofile.config.ConfigProvider;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -13,7 +12,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Function;
 
 /**
  * The configured SMTP accounts ({@link AccountSettings}), read once when first used, and the routing
@@ -29,11 +27,10 @@ public class Accounts {
 
     @PostConstruct
     void read() {
-        Config config = ConfigProvider.getConfig(Accounts.class.getClassLoader());
-        Function<String, Optional<String>> setting = name -> config.getOptionalValue(name, String.class);
-        List<Account> accounts = AccountSettings.parse(setting);
+        Settings settings = Settings.fromConfig(Accounts.class);
+        List<Account> accounts = AccountSettings.parse(settings::optional);
         use(accounts);
-        verp = AccountSettings.verpToken(setting, accounts);
+        verp = AccountSettings.verpToken(settings::optional, accounts);
     }
 
     /**

@@ -25,9 +25,9 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Starts the {@code bounce-intake} batch job every {@code mailqueue.bounce.interval.ms} (default 60 s)
- * when the server binds a bounce mailbox, a mail session named {@code mailqueue.bounce.mailbox}
- * (default {@code mail/bounces}); without one, nothing is scheduled. A run is skipped while this
+ * Starts the {@code bounce-intake} batch job every {@code mailqueue.bounce.interval.ms}
+ * when the server binds a bounce mailbox, a mail session named {@code mailqueue.bounce.mailbox};
+ * without one, nothing is scheduled. A run is skipped while this
  * server's previous one still runs. Several servers may read the same mailbox: a report is recorded
  * once, by its key, whoever reads it.
  */

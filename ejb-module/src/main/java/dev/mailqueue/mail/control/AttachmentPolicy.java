@@ -1,15 +1,14 @@
 package dev.mailqueue.mail.control;
 
+import dev.mailqueue.settings.control.Settings;
 import dev.mailqueue.api.Attachment;
 import dev.mailqueue.api.FieldError;
 import dev.mailqueue.api.MailLimits;
 import dev.mailqueue.api.validation.PlainTextValidator;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import jakarta.mail.internet.ContentType;
 import jakarta.mail.internet.ParseException;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -48,42 +47,32 @@ public class AttachmentPolicy {
     /** The MIME type of an attachment that names none (RFC 2046 §4.5.1: arbitrary binary data). */
     public static final String DEFAULT_CONTENT_TYPE = "application/octet-stream";
 
-    @Inject
-    @ConfigProperty(name = "mailqueue.attachments.max-count")
     int maxCount;
-
-    @Inject
-    @ConfigProperty(name = "mailqueue.attachments.max-total-bytes")
     long maxTotalBytes;
-
-    @Inject
-    @ConfigProperty(name = "mailqueue.attachments.blocked-extensions", defaultValue = GMAIL_BLOCKED)
-    String blockedExtensions;
-
     private Set<String> blocked;
 
     /**
      * @return a policy with these limits, outside a container (tests)
+     * @throws IllegalStateException naming the setting when a limit is negative
      */
     static AttachmentPolicy of(int maxCount, long maxTotalBytes, String blockedExtensions) {
         AttachmentPolicy policy = new AttachmentPolicy();
-        policy.maxCount = maxCount;
-        policy.maxTotalBytes = maxTotalBytes;
-        policy.blockedExtensions = blockedExtensions;
-        policy.init();
+        policy.read(Settings.of(java.util.Map.of("mailqueue.attachments.max-count", Integer.toString(maxCount),
+                "mailqueue.attachments.max-total-bytes", Long.toString(maxTotalBytes),
+                "mailqueue.attachments.blocked-extensions", blockedExtensions)));
         return policy;
     }
 
     @PostConstruct
-    void init() {
-        if (maxCount < 0) {
-            throw new IllegalStateException("configuration mailqueue.attachments.max-count is out of range: " + maxCount);
-        }
-        if (maxTotalBytes < 0) {
-            throw new IllegalStateException(
-                    "configuration mailqueue.attachments.max-total-bytes is out of range: " + maxTotalBytes);
-        }
-        blocked = parseExtensions(blockedExtensions);
+    void read() {
+        read(Settings.fromConfig(AttachmentPolicy.class));
+    }
+
+    /** Reads the limits; the block list is {@link #GMAIL_BLOCKED} when its setting is not set. */
+    private void read(Settings settings) {
+        maxCount = (int) settings.whole("mailqueue.attachments.max-count", 0, Integer.MAX_VALUE);
+        maxTotalBytes = settings.whole("mailqueue.attachments.max-total-bytes", 0, Long.MAX_VALUE);
+        blocked = parseExtensions(settings.optional("mailqueue.attachments.blocked-extensions").orElse(GMAIL_BLOCKED));
     }
 
     /**

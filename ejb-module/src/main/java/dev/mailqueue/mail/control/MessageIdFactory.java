@@ -1,8 +1,8 @@
 package dev.mailqueue.mail.control;
 
+import dev.mailqueue.settings.control.Settings;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import jakarta.annotation.PostConstruct;
 
 import java.util.Optional;
 import java.util.UUID;
@@ -23,9 +23,13 @@ public class MessageIdFactory {
     /** Used when the sender's domain would make the id too long. */
     static final String FALLBACK_DOMAIN = "mailqueue.invalid";
 
-    @Inject
-    @ConfigProperty(name = "mailqueue.message-id.domain")
-    Optional<String> domain;
+    /** {@code mailqueue.message-id.domain}, stripped; empty when it is not set or blank. */
+    Optional<String> domain = Optional.empty();
+
+    @PostConstruct
+    void read() {
+        domain = Settings.fromConfig(MessageIdFactory.class).optional("mailqueue.message-id.domain");
+    }
 
     /**
      * @param fromAddress the sender's bare address, already validated

@@ -1,13 +1,12 @@
 package dev.mailqueue.mail.control;
 
+import dev.mailqueue.settings.control.Settings;
 import dev.mailqueue.api.Attachment;
 import dev.mailqueue.api.FieldError;
 import dev.mailqueue.api.InvalidMailException;
 import dev.mailqueue.api.MailRequest;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import java.util.Collection;
 import java.util.List;
@@ -15,7 +14,7 @@ import java.util.Map;
 
 /**
  * The total-size budget of one enqueue call, whoever makes it: {@code mailqueue.http.max-request-bytes}
- * (default 16 MiB), the limit the REST API puts on a request body, applies to an EJB call (local or
+ * (bytes), the limit the REST API puts on a request body, applies to an EJB call (local or
  * remote: over IIOP a batch of 1,000 mails of 12 MiB each would otherwise pass, since each mail is valid
  * on its own). A call is measured as the JSON the REST API would have read for it, without serialising
  * anything: the characters of every text field, list item, header name and value, each with its member
@@ -34,26 +33,26 @@ public class RequestSizeBudget {
     /** The setting, as named in errors. */
     public static final String SETTING = "mailqueue.http.max-request-bytes";
 
-    @Inject
-    @ConfigProperty(name = SETTING) // default: microprofile-config.properties
     long maxRequestBytes;
 
     /**
      * @param maxRequestBytes the budget, bytes, 1 or more
      * @return a budget outside a container (tests)
+     * @throws IllegalStateException naming the setting when the budget is less than 1
      */
     static RequestSizeBudget of(long maxRequestBytes) {
         RequestSizeBudget budget = new RequestSizeBudget();
-        budget.maxRequestBytes = maxRequestBytes;
-        budget.check();
+        budget.read(Settings.of(Map.of(SETTING, Long.toString(maxRequestBytes))));
         return budget;
     }
 
     @PostConstruct
-    void check() {
-        if (maxRequestBytes < 1) {
-            throw new IllegalStateException("configuration " + SETTING + " must be 1 or more: " + maxRequestBytes);
-        }
+    void read() {
+        read(Settings.fromConfig(RequestSizeBudget.class));
+    }
+
+    private void read(Settings settings) {
+        maxRequestBytes = settings.whole(SETTING, 1, Long.MAX_VALUE);
     }
 
     /**

@@ -1,17 +1,15 @@
 package dev.mailqueue.mail.control;
 
+import dev.mailqueue.settings.control.Settings;
 import dev.mailqueue.address.control.MailboxParser;
 import dev.mailqueue.api.FieldError;
 import dev.mailqueue.api.MailRequest;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
-import org.eclipse.microprofile.config.Config;
+import jakarta.annotation.PostConstruct;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.function.Function;
 
 /**
  * Which From addresses, and which SMTP accounts, a user may send with, so the queue is no open relay
@@ -47,12 +45,12 @@ public class SenderPolicy {
     /** The property prefix of the list allow-list; the user name follows it. */
     public static final String LISTS_PREFIX = "mailqueue.security.allowed-lists.";
 
-    /** A configuration property by name; the application's MicroProfile Config in production. */
-    Function<String, Optional<String>> properties;
+    /** The allow-lists, read at each check; the application's MicroProfile Config in production. */
+    Settings settings;
 
-    @Inject
-    void useConfig(Config config) {
-        properties = name -> config.getOptionalValue(name, String.class);
+    @PostConstruct
+    void read() {
+        settings = Settings.fromConfig(SenderPolicy.class);
     }
 
     /**
@@ -137,14 +135,6 @@ public class SenderPolicy {
     }
 
     private List<String> entries(String property) {
-        List<String> entries = new ArrayList<>();
-        properties.apply(property).ifPresent(list -> {
-            for (String entry : list.split(",")) {
-                if (!entry.isBlank()) {
-                    entries.add(entry.strip());
-                }
-            }
-        });
-        return entries;
+        return settings.list(property);
     }
 }

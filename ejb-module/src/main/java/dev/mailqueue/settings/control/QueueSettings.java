@@ -2,11 +2,8 @@ package dev.mailqueue.settings.control;
 
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
-import org.eclipse.microprofile.config.Config;
-import org.eclipse.microprofile.config.ConfigProvider;
 
 import java.time.Duration;
-import java.util.Locale;
 import java.util.function.Function;
 
 /**
@@ -46,8 +43,7 @@ public class QueueSettings {
 
     @PostConstruct
     void read() {
-        read(name -> ConfigProvider.getConfig(QueueSettings.class.getClassLoader())
-                .getOptionalValue(name, String.class).orElse(null));
+        read(Settings.fromConfig(QueueSettings.class));
     }
 
     /**
@@ -57,47 +53,45 @@ public class QueueSettings {
      */
     public static QueueSettings of(Function<String, String> config) {
         QueueSettings settings = new QueueSettings();
-        settings.read(config);
+        settings.read(Settings.of(name -> java.util.Optional.ofNullable(config.apply(name))));
         return settings;
     }
 
-    private void read(Function<String, String> config) {
-        Reader r = new Reader(config);
-        intervalMillis = r.longIn("mailqueue.dispatch.interval.ms", 100, Long.MAX_VALUE);
-        claimers = (int) r.longIn("mailqueue.dispatch.claimers", 1, 64);
-        batchSize = (int) r.longIn("mailqueue.dispatch.batch-size", 1, 1000);
-        leaseMillis = r.longIn("mailqueue.dispatch.lease.ms", 3000, Long.MAX_VALUE);
-        chunkTimeLimitSeconds = (int) r.longIn("mailqueue.dispatch.chunk.time-limit.s", 1, 3600);
-        chunkTransactionTimeoutSeconds = (int) r.longIn("mailqueue.dispatch.chunk.transaction-timeout.s",
+    private void read(Settings r) {
+        intervalMillis = r.whole("mailqueue.dispatch.interval.ms", 100, Long.MAX_VALUE);
+        claimers = (int) r.whole("mailqueue.dispatch.claimers", 1, 64);
+        batchSize = (int) r.whole("mailqueue.dispatch.batch-size", 1, 1000);
+        leaseMillis = r.whole("mailqueue.dispatch.lease.ms", 3000, Long.MAX_VALUE);
+        chunkTimeLimitSeconds = (int) r.whole("mailqueue.dispatch.chunk.time-limit.s", 1, 3600);
+        chunkTransactionTimeoutSeconds = (int) r.whole("mailqueue.dispatch.chunk.transaction-timeout.s",
                 chunkTimeLimitSeconds + 1L, Integer.MAX_VALUE);
-        recordWaitMillis = r.longIn("mailqueue.dispatch.record-wait.ms", 100, 600_000);
-        coolDownMillis = r.longIn("mailqueue.smtp.cool-down.ms", 100, Long.MAX_VALUE);
-        long backoffMin = r.longIn("mailqueue.delivery.backoff.min.ms", 0, Long.MAX_VALUE);
-        long backoffMax = r.longIn("mailqueue.delivery.backoff.max.ms", backoffMin, Long.MAX_VALUE);
+        recordWaitMillis = r.whole("mailqueue.dispatch.record-wait.ms", 100, 600_000);
+        coolDownMillis = r.whole("mailqueue.smtp.cool-down.ms", 100, Long.MAX_VALUE);
+        long backoffMin = r.whole("mailqueue.delivery.backoff.min.ms", 0, Long.MAX_VALUE);
+        long backoffMax = r.whole("mailqueue.delivery.backoff.max.ms", backoffMin, Long.MAX_VALUE);
         double jitter = r.fraction("mailqueue.delivery.backoff.jitter");
-        int maxAttempts = (int) r.longIn("mailqueue.delivery.max-attempts", 1, Integer.MAX_VALUE);
+        int maxAttempts = (int) r.whole("mailqueue.delivery.max-attempts", 1, Integer.MAX_VALUE);
         retryPolicy = new RetryPolicy(backoffMin, backoffMax, jitter, maxAttempts);
-        maxLifetimeMillis = r.longIn("mailqueue.delivery.max-lifetime.ms", 0, Long.MAX_VALUE);
+        maxLifetimeMillis = r.whole("mailqueue.delivery.max-lifetime.ms", 0, Long.MAX_VALUE);
         inDoubt = r.choice("mailqueue.delivery.in-doubt", InDoubtPolicy.class);
         retentionEnabled = r.bool("mailqueue.retention.enabled");
-        retentionDays = (int) r.longIn("mailqueue.retention.days", 1, 36_500);
+        retentionDays = (int) r.whole("mailqueue.retention.days", 1, 36_500);
         retentionSchedule = r.text("mailqueue.retention.schedule");
-        retentionChunkSize = (int) r.longIn("mailqueue.retention.chunk-size", 1, 1000);
+        retentionChunkSize = (int) r.whole("mailqueue.retention.chunk-size", 1, 1000);
         bounceMailbox = r.text("mailqueue.bounce.mailbox");
-        bounceIntervalMillis = r.longIn("mailqueue.bounce.interval.ms", 1000, Long.MAX_VALUE);
+        bounceIntervalMillis = r.whole("mailqueue.bounce.interval.ms", 1000, Long.MAX_VALUE);
         bounceFolder = r.text("mailqueue.bounce.folder");
-        bounceChunkSize = (int) r.longIn("mailqueue.bounce.chunk-size", 1, 1000);
-        softBounces = new SoftBounceRule((int) r.longIn("mailqueue.bounce.soft-limit", 0, 1000),
-                Duration.ofDays(r.longIn("mailqueue.bounce.soft-window.days", 1, 365)));
-        bounceLimits = new ReportLimits((int) r.longIn("mailqueue.bounce.max-message-bytes", 16_384, 64 << 20),
-                (int) r.longIn("mailqueue.bounce.max-parts", 3, 10_000),
-                (int) r.longIn("mailqueue.bounce.max-depth", 2, 100),
-                (int) r.longIn("mailqueue.bounce.max-recipients", 1, 1_000));
+        bounceChunkSize = (int) r.whole("mailqueue.bounce.chunk-size", 1, 1000);
+        softBounces = new SoftBounceRule((int) r.whole("mailqueue.bounce.soft-limit", 0, 1000),
+                Duration.ofDays(r.whole("mailqueue.bounce.soft-window.days", 1, 365)));
+        bounceLimits = new ReportLimits((int) r.whole("mailqueue.bounce.max-message-bytes", 16_384, 64 << 20),
+                (int) r.whole("mailqueue.bounce.max-parts", 3, 10_000),
+                (int) r.whole("mailqueue.bounce.max-depth", 2, 100),
+                (int) r.whole("mailqueue.bounce.max-recipients", 1, 1_000));
         bounceQuarantineFolder = r.text("mailqueue.bounce.quarantine-folder");
         deliveryMode = r.choice("mailqueue.delivery.mode", DeliveryMode.class);
-        redirectTo = redirectAddress(config.apply("mailqueue.delivery.redirect-to"), deliveryMode);
-        String named = config.apply("mailqueue.instance");
-        instance = named == null || named.isBlank() ? "mailqueue" : named.strip();
+        redirectTo = redirectAddress(r.optional("mailqueue.delivery.redirect-to").orElse(null), deliveryMode);
+        instance = r.optional("mailqueue.instance").orElse("mailqueue");
     }
 
     /**
@@ -127,7 +121,7 @@ public class QueueSettings {
         }
     }
 
-    /** @return what this server does with the mails it claims (default LIVE) */
+    /** @return what this server does with the mails it claims ({@code mailqueue.delivery.mode}) */
     public DeliveryMode deliveryMode() {
         return deliveryMode;
     }
@@ -137,23 +131,23 @@ public class QueueSettings {
         return redirectTo;
     }
 
-    /** @return the dispatch timer's interval in ms, 100 or more (default 5,000) */
+    /** @return the dispatch timer's interval in ms, 100 or more ({@code mailqueue.dispatch.interval.ms}) */
     public long intervalMillis() {
         return intervalMillis;
     }
 
-    /** @return the most claimers (dispatch job executions) this server runs at once, 1 to 64 (default 1) */
+    /** @return the most claimers (dispatch job executions) this server runs at once, 1 to 64 ({@code mailqueue.dispatch.claimers}) */
     public int claimers() {
         return claimers;
     }
 
-    /** @return mails a claim leases at a time, and items per chunk, 1 to 1,000 (default 100) */
+    /** @return mails a claim leases at a time, and items per chunk, 1 to 1,000 ({@code mailqueue.dispatch.batch-size}) */
     public int batchSize() {
         return batchSize;
     }
 
     /**
-     * @return the lease time in ms, 3,000 or more (default 60,000): a live claimer renews its leases
+     * @return the lease time in ms, 3,000 or more ({@code mailqueue.dispatch.lease.ms}): a live claimer renews its leases
      *         every third of it, so a lease runs out only when its claimer has died
      */
     public long leaseMillis() {
@@ -165,14 +159,14 @@ public class QueueSettings {
         return Duration.ofMillis(leaseMillis / 3);
     }
 
-    /** @return the longest a chunk runs before its checkpoint, seconds, 1 to 3,600 (default 10) */
+    /** @return the longest a chunk runs before its checkpoint, seconds, 1 to 3,600 ({@code mailqueue.dispatch.chunk.time-limit.s}) */
     public int chunkTimeLimitSeconds() {
         return chunkTimeLimitSeconds;
     }
 
     /**
      * @return the timeout of the chunk's JTA transaction in seconds, more than the chunk time limit
-     *         (default 600). The chunk transaction holds no database work of the queue; this only keeps
+     *         ({@code mailqueue.dispatch.chunk.transaction-timeout.s}). The chunk transaction holds no database work of the queue; this only keeps
      *         the batch container from failing a chunk whose last SMTP transaction was slow.
      */
     public int chunkTransactionTimeoutSeconds() {
@@ -181,13 +175,13 @@ public class QueueSettings {
 
     /**
      * @return how long a claimer waits, at the end of a mail's DATA, for its send-started mark to be
-     *         committed before it gives the mail up unsent, ms, 100 to 600,000 (default 10,000)
+     *         committed before it gives the mail up unsent, ms, 100 to 600,000 ({@code mailqueue.dispatch.record-wait.ms})
      */
     public long recordWaitMillis() {
         return recordWaitMillis;
     }
 
-    /** @return how long an unreachable SMTP account is left alone before it is tried again, ms (default 10,000) */
+    /** @return how long an unreachable SMTP account is left alone before it is tried again, ms ({@code mailqueue.smtp.cool-down.ms}) */
     public long coolDownMillis() {
         return coolDownMillis;
     }
@@ -197,60 +191,60 @@ public class QueueSettings {
         return retryPolicy;
     }
 
-    /** @return the attempts a mail is queued (and requeued) with, 1 or more (default 100) */
+    /** @return the attempts a mail is queued (and requeued) with, 1 or more ({@code mailqueue.delivery.max-attempts}) */
     public int maxAttempts() {
         return retryPolicy.maxAttempts();
     }
 
-    /** @return the longest a mail may stay unsent, ms; 0 means no limit (default 432,000,000 = 5 days) */
+    /** @return the longest a mail may stay unsent, ms; 0 means no limit ({@code mailqueue.delivery.max-lifetime.ms}) */
     public long maxLifetimeMillis() {
         return maxLifetimeMillis;
     }
 
-    /** @return what becomes of a mail whose send is in doubt (default RESEND) */
+    /** @return what becomes of a mail whose send is in doubt ({@code mailqueue.delivery.in-doubt}) */
     public InDoubtPolicy inDoubt() {
         return inDoubt;
     }
 
-    /** @return whether this server runs the retention job (default true) */
+    /** @return whether this server runs the retention job ({@code mailqueue.retention.enabled}) */
     public boolean retentionEnabled() {
         return retentionEnabled;
     }
 
-    /** @return days a finished mail is kept, 1 to 36,500 (default 15) */
+    /** @return days a finished mail is kept, 1 to 36,500 ({@code mailqueue.retention.days}) */
     public int retentionDays() {
         return retentionDays;
     }
 
-    /** @return when the retention job runs: six EJB calendar fields (default {@code 0 0 3 * * *}) */
+    /** @return when the retention job runs: six EJB calendar fields ({@code mailqueue.retention.schedule}) */
     public String retentionSchedule() {
         return retentionSchedule;
     }
 
-    /** @return mails the retention job deletes per transaction, 1 to 1,000 (default 500) */
+    /** @return mails the retention job deletes per transaction, 1 to 1,000 ({@code mailqueue.retention.chunk-size}) */
     public int retentionChunkSize() {
         return retentionChunkSize;
     }
 
     /**
      * @return the JNDI name of the bounce mailbox's mail session, a {@code <mailSession>} with a store
-     *         protocol (default {@code mail/bounces}); the bounce intake runs only when it is bound
+     *         protocol ({@code mailqueue.bounce.mailbox}); the bounce intake runs only when it is bound
      */
     public String bounceMailbox() {
         return bounceMailbox;
     }
 
-    /** @return how often the bounce mailbox is read, ms, 1,000 or more (default 60,000) */
+    /** @return how often the bounce mailbox is read, ms, 1,000 or more ({@code mailqueue.bounce.interval.ms}) */
     public long bounceIntervalMillis() {
         return bounceIntervalMillis;
     }
 
-    /** @return the folder of the bounce mailbox that holds the reports (default INBOX; POP3 has only INBOX) */
+    /** @return the folder of the bounce mailbox that holds the reports ({@code mailqueue.bounce.folder}; POP3 has only INBOX) */
     public String bounceFolder() {
         return bounceFolder;
     }
 
-    /** @return reports the bounce intake records per chunk, 1 to 1,000 (default 20) */
+    /** @return reports the bounce intake records per chunk, 1 to 1,000 ({@code mailqueue.bounce.chunk-size}) */
     public int bounceChunkSize() {
         return bounceChunkSize;
     }
@@ -271,7 +265,7 @@ public class QueueSettings {
         return bounceQuarantineFolder;
     }
 
-    /** @return when soft bounces suppress an address (default: the 3rd within 7 days) */
+    /** @return when soft bounces suppress an address ({@code mailqueue.bounce.soft-limit} within {@code mailqueue.bounce.soft-window.days}) */
     public SoftBounceRule softBounces() {
         return softBounces;
     }
@@ -284,65 +278,5 @@ public class QueueSettings {
      */
     public String instance() {
         return instance;
-    }
-
-    /** Reads raw values and names the property in every complaint. */
-    private record Reader(Function<String, String> config) {
-
-        String text(String name) {
-            String value = config.apply(name);
-            if (value == null) {
-                throw new IllegalStateException("configuration " + name + " is not set (its default is in"
-                        + " META-INF/microprofile-config.properties of the EJB module)");
-            }
-            return value.strip();
-        }
-
-        long longIn(String name, long min, long max) {
-            String value = text(name);
-            long parsed;
-            try {
-                parsed = Long.parseLong(value);
-            } catch (NumberFormatException e) {
-                throw new IllegalStateException("configuration " + name + " must be a whole number, was '" + value + "'", e);
-            }
-            if (parsed < min || parsed > max) {
-                throw new IllegalStateException("configuration " + name + " must be within [" + min + ", "
-                        + (max == Long.MAX_VALUE ? "..." : Long.toString(max)) + "], was " + value);
-            }
-            return parsed;
-        }
-
-        double fraction(String name) {
-            String value = text(name);
-            try {
-                double parsed = Double.parseDouble(value);
-                if (parsed >= 0 && parsed <= 1) {
-                    return parsed;
-                }
-            } catch (NumberFormatException e) {
-                // reported below
-            }
-            throw new IllegalStateException("configuration " + name + " must be a number within [0, 1], was '" + value + "'");
-        }
-
-        boolean bool(String name) {
-            String value = text(name).toLowerCase(Locale.ROOT);
-            if (value.equals("true") || value.equals("false")) {
-                return Boolean.parseBoolean(value);
-            }
-            throw new IllegalStateException("configuration " + name + " must be true or false, was '" + value + "'");
-        }
-
-        <E extends Enum<E>> E choice(String name, Class<E> type) {
-            String value = text(name);
-            for (E constant : type.getEnumConstants()) {
-                if (constant.name().equalsIgnoreCase(value.replace('-', '_'))) {
-                    return constant;
-                }
-            }
-            throw new IllegalStateException("configuration " + name + " must be one of "
-                    + java.util.Arrays.toString(type.getEnumConstants()) + ", was '" + value + "'");
-        }
     }
 }

@@ -6,7 +6,7 @@ import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
-import org.eclipse.microprofile.config.ConfigProvider;
+import dev.mailqueue.settings.control.Settings;
 
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -29,7 +29,7 @@ import java.util.function.Function;
  *       {@value UnsubscribeToken#MIN_SECRET_CHARS} characters, the same on every server of the queue.
  *       Changing it voids every link already sent.</li>
  * </ul>
- * A link works for {@code mailqueue.unsubscribe.link-lifetime.days} (default 365, 1 to 3,650) after its mail is
+ * A link works for {@code mailqueue.unsubscribe.link-lifetime.days} (1 to 3,650) after its mail is
  * sent: the links are made when a mail is sent, never stored, and never shown to the sender.
  * Both set: a mail may ask for one-click unsubscribe; neither: it may not; one without the other stops
  * the application at start with an {@link IllegalStateException} naming the setting.
@@ -51,8 +51,7 @@ public class UnsubscribeLinks {
 
     @PostConstruct
     void read() {
-        read(name -> ConfigProvider.getConfig(UnsubscribeLinks.class.getClassLoader())
-                .getOptionalValue(name, String.class).orElse(null));
+        read(Settings.fromConfig(UnsubscribeLinks.class));
     }
 
     /** Reads the settings when the application starts, so that a bad value stops it there. */
@@ -69,13 +68,13 @@ public class UnsubscribeLinks {
      */
     public static UnsubscribeLinks of(Function<String, String> config) {
         UnsubscribeLinks links = new UnsubscribeLinks();
-        links.read(config);
+        links.read(Settings.of(name -> java.util.Optional.ofNullable(config.apply(name))));
         return links;
     }
 
-    private void read(Function<String, String> config) {
-        String u = blankToNull(config.apply(URL));
-        String s = blankToNull(config.apply(SECRET));
+    private void read(Settings config) {
+        String u = config.optional(URL).orElse(null);
+        String s = config.optional(SECRET).orElse(null);
         if (u == null && s == null) {
             return;
         }
@@ -98,17 +97,7 @@ public class UnsubscribeLinks {
         } catch (URISyntaxException e) {
             throw new IllegalStateException("configuration " + URL + " is not a URL: " + e.getMessage(), e);
         }
-        String days = blankToNull(config.apply(LIFETIME));
-        try {
-            long parsed = Long.parseLong(String.valueOf(days));
-            if (parsed < 1 || parsed > 3650) {
-                throw new NumberFormatException();
-            }
-            lifetime = Duration.ofDays(parsed);
-        } catch (NumberFormatException e) {
-            throw new IllegalStateException("configuration " + LIFETIME + " must be a whole number of days within"
-                    + " [1, 3650] (its default is in META-INF/microprofile-config.properties), was '" + days + "'");
-        }
+        lifetime = Duration.ofDays(config.whole(LIFETIME, 1, 3650));
         url = u.endsWith("/") ? u.substring(0, u.length() - 1) : u;
         secret = s;
     }
@@ -164,9 +153,5 @@ public class UnsubscribeLinks {
      */
     public Optional<UnsubscribeToken> verify(String token) {
         return enabled() ? UnsubscribeToken.verify(token, secret, Instant.now()) : Optional.empty();
-    }
-
-    private static String blankToNull(String value) {
-        return value == null || value.isBlank() ? null : value.strip();
     }
 }

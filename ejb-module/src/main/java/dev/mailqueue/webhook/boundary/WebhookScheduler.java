@@ -24,7 +24,7 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Runs a {@link WebhookPass} every {@code mailqueue.webhook.interval.ms} (default 2 s) when webhook
+ * Runs a {@link WebhookPass} every {@code mailqueue.webhook.interval.ms} when webhook
  * endpoints are configured or events go to a Jakarta Messaging topic ({@link EventTopic}); without either,
  * nothing is scheduled and events stay in the mails' log (readable
  * through {@code GET /api/mails/{id}/events}). A pass that is still running when the timer fires again

@@ -1,9 +1,9 @@
 package dev.mailqueue.webhook.control;
 
+import dev.mailqueue.settings.control.Settings;
 import dev.mailqueue.api.EventRecord;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
-import org.eclipse.microprofile.config.ConfigProvider;
 
 import javax.naming.InitialContext;
 import javax.naming.NamingException;
@@ -12,9 +12,8 @@ import java.util.logging.Logger;
 
 /**
  * The Jakarta Messaging topic that delivery events are published to, where the server has a messaging
- * provider: the connection factory {@code mailqueue.events.topic.connection-factory} (default
- * {@code jms/mailqueue/eventsFactory}) and the topic {@code mailqueue.events.topic} (default
- * {@code jms/mailqueue/events}), looked up by those JNDI names. When either is missing (WildFly's
+ * provider: the connection factory and the topic whose JNDI names the settings
+ * {@code mailqueue.events.topic.connection-factory} and {@code mailqueue.events.topic} give. When either is missing (WildFly's
  * {@code standalone.xml} has no messaging, for one), or a setting is blank, events go to no topic and
  * nothing else changes. Each event is one text message: the webhook body
  * ({@link EventJson#webhookBody}), with the string properties {@code eventId}, {@code type} and, where
@@ -45,9 +44,9 @@ public class EventTopic {
 
     @PostConstruct
     void read() {
-        var config = ConfigProvider.getConfig(EventTopic.class.getClassLoader());
-        factoryName = config.getOptionalValue("mailqueue.events.topic.connection-factory", String.class).orElse("").strip();
-        topic = config.getOptionalValue("mailqueue.events.topic", String.class).orElse("").strip();
+        Settings settings = Settings.fromConfig(EventTopic.class);
+        factoryName = settings.optional("mailqueue.events.topic.connection-factory").orElse("");
+        topic = settings.optional("mailqueue.events.topic").orElse("");
         if (!configured()) {
             LOG.info("events: no Jakarta Messaging topic (mailqueue.events.topic or its connection factory is blank)");
         }

@@ -4,7 +4,7 @@ import dev.mailqueue.api.EventType;
 import dev.mailqueue.api.MailLimits;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
-import org.eclipse.microprofile.config.ConfigProvider;
+import dev.mailqueue.settings.control.Settings;
 
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -55,7 +55,7 @@ public class WebhookSettings {
 
     @PostConstruct
     void read() {
-        read(name -> ConfigProvider.getConfig(WebhookSettings.class.getClassLoader()).getOptionalValue(name, String.class));
+        read(Settings.fromConfig(WebhookSettings.class));
     }
 
     /**
@@ -65,23 +65,22 @@ public class WebhookSettings {
      */
     public static WebhookSettings of(Function<String, Optional<String>> setting) {
         WebhookSettings settings = new WebhookSettings();
-        settings.read(setting);
+        settings.read(Settings.of(setting));
         return settings;
     }
 
-    private void read(Function<String, Optional<String>> setting) {
-        intervalMillis = number(setting, "mailqueue.webhook.interval.ms", 100, 3_600_000);
-        timeoutMillis = number(setting, "mailqueue.webhook.timeout.ms", 100, 300_000);
-        backoffMinMillis = number(setting, "mailqueue.webhook.backoff.min.ms", 100, Long.MAX_VALUE);
-        backoffMaxMillis = number(setting, "mailqueue.webhook.backoff.max.ms", backoffMinMillis, Long.MAX_VALUE);
-        giveUpMillis = number(setting, "mailqueue.webhook.give-up.ms", 1_000, Long.MAX_VALUE);
-        disableAfterMillis = number(setting, "mailqueue.webhook.disable-after.ms", 1_000, Long.MAX_VALUE);
-        batchSize = (int) number(setting, "mailqueue.webhook.batch-size", 1, 1_000);
-        allowPrivateAddresses = Boolean.parseBoolean(setting.apply("mailqueue.webhook.allow-private-addresses")
-                .map(String::strip).orElse("false"));
+    private void read(Settings setting) {
+        intervalMillis = setting.whole("mailqueue.webhook.interval.ms", 100, 3_600_000);
+        timeoutMillis = setting.whole("mailqueue.webhook.timeout.ms", 100, 300_000);
+        backoffMinMillis = setting.whole("mailqueue.webhook.backoff.min.ms", 100, Long.MAX_VALUE);
+        backoffMaxMillis = setting.whole("mailqueue.webhook.backoff.max.ms", backoffMinMillis, Long.MAX_VALUE);
+        giveUpMillis = setting.whole("mailqueue.webhook.give-up.ms", 1_000, Long.MAX_VALUE);
+        disableAfterMillis = setting.whole("mailqueue.webhook.disable-after.ms", 1_000, Long.MAX_VALUE);
+        batchSize = (int) setting.whole("mailqueue.webhook.batch-size", 1, 1_000);
+        allowPrivateAddresses = setting.bool("mailqueue.webhook.allow-private-addresses");
         endpoints = new ArrayList<>();
         Set<String> names = new LinkedHashSet<>();
-        for (String name : list(setting.apply(ENDPOINTS).orElse(""))) {
+        for (String name : setting.list(ENDPOINTS)) {
             if (!NAME.matcher(name).matches()) {
                 throw new IllegalStateException(ENDPOINTS + ": endpoint name '" + name
                         + "' must be 1 to 64 characters of A-Z a-z 0-9 _ -");
@@ -93,9 +92,9 @@ public class WebhookSettings {
         }
     }
 
-    private static WebhookEndpoint endpoint(String name, Function<String, Optional<String>> setting) {
+    private static WebhookEndpoint endpoint(String name, Settings setting) {
         String prefix = "mailqueue.webhook." + name + ".";
-        String url = setting.apply(prefix + "url").map(String::strip).filter(v -> !v.isEmpty())
+        String url = setting.optional(prefix + "url")
                 .orElseThrow(() -> new IllegalStateException(prefix + "url is required for endpoint " + name));
         URI uri;
         try {
@@ -109,7 +108,7 @@ public class WebhookSettings {
             throw new IllegalStateException(prefix + "url must be an absolute http or https URL with a host, without"
                     + " user information or fragment: " + url);
         }
-        String secret = setting.apply(prefix + "secret").map(String::strip).filter(v -> !v.isEmpty())
+        String secret = setting.optional(prefix + "secret")
                 .orElseThrow(() -> new IllegalStateException(prefix + "secret is required for endpoint " + name
                         + ": " + WebhookSignature.SECRET_PREFIX + " and 24 to 64 random bytes in base64"));
         byte[] key;
@@ -119,7 +118,7 @@ public class WebhookSettings {
             throw new IllegalStateException(prefix + "secret " + e.getMessage());
         }
         Set<EventType> events = new LinkedHashSet<>();
-        for (String type : list(setting.apply(prefix + "events").orElse(""))) {
+        for (String type : setting.list(prefix + "events")) {
             try {
                 events.add(EventType.of(type));
             } catch (IllegalArgumentException e) {
@@ -128,38 +127,13 @@ public class WebhookSettings {
             }
         }
         Set<String> campaigns = new LinkedHashSet<>();
-        for (String campaign : list(setting.apply(prefix + "campaigns").orElse(""))) {
+        for (String campaign : setting.list(prefix + "campaigns")) {
             if (!campaign.matches(MailLimits.CAMPAIGN_NAME)) {
                 throw new IllegalStateException(prefix + "campaigns: '" + campaign + "' is not a campaign name");
             }
             campaigns.add(campaign);
         }
         return new WebhookEndpoint(name, uri, key, events, campaigns);
-    }
-
-    private static long number(Function<String, Optional<String>> setting, String name, long min, long max) {
-        String value = setting.apply(name).map(String::strip)
-                .orElseThrow(() -> new IllegalStateException(name + " is not set"));
-        long n;
-        try {
-            n = Long.parseLong(value);
-        } catch (NumberFormatException e) {
-            throw new IllegalStateException(name + " must be a whole number, got '" + value + "'");
-        }
-        if (n < min || n > max) {
-            throw new IllegalStateException(name + " must be between " + min + " and " + max + ", got " + n);
-        }
-        return n;
-    }
-
-    private static List<String> list(String value) {
-        List<String> items = new ArrayList<>();
-        for (String item : value.split(",")) {
-            if (!item.isBlank()) {
-                items.add(item.strip());
-            }
-        }
-        return items;
     }
 
     /** @return the endpoints, in the order {@value #ENDPOINTS} lists them; empty when none is configured */
@@ -176,14 +150,14 @@ public class WebhookSettings {
         return endpoints.stream().filter(e -> e.wants(type, campaign)).map(WebhookEndpoint::name).toList();
     }
 
-    /** @return how often a server looks for events to deliver, ms, 100 to 3,600,000 (default 2,000) */
+    /** @return how often a server looks for events to deliver, ms, 100 to 3,600,000 ({@code mailqueue.webhook.interval.ms}) */
     public long intervalMillis() {
         return intervalMillis;
     }
 
     /**
      * @return the deadline of one webhook request as a whole (connect, TLS, send, response headers and up to
-     *         {@value WebhookClient#MAX_RESPONSE_BODY_BYTES} bytes of body), ms, 100 to 300,000 (default 10,000);
+     *         {@value WebhookClient#MAX_RESPONSE_BODY_BYTES} bytes of body), ms, 100 to 300,000 ({@code mailqueue.webhook.timeout.ms});
      *         also how long a pass waits for the endpoints' rounds it started
      */
     public long timeoutMillis() {
@@ -192,8 +166,8 @@ public class WebhookSettings {
 
     /**
      * @param attempts tries so far, 1 or more
-     * @return the wait before the next try, ms: the minimum (default 5,000) doubled per try, at most the
-     *         maximum (default 3,600,000)
+     * @return the wait before the next try, ms: the minimum ({@code mailqueue.webhook.backoff.min.ms}) doubled per try, at most the
+     *         maximum ({@code mailqueue.webhook.backoff.max.ms})
      */
     public long backoffMillis(int attempts) {
         int doublings = Math.min(attempts - 1, 40);
@@ -201,24 +175,25 @@ public class WebhookSettings {
         return wait <= 0 || wait > backoffMaxMillis ? backoffMaxMillis : wait;
     }
 
-    /** @return how long after an event was published its delivery is given up (FAILED), ms (default 3 days) */
+    /** @return how long after an event was published its delivery is given up (FAILED), ms ({@code mailqueue.webhook.give-up.ms}) */
     public long giveUpMillis() {
         return giveUpMillis;
     }
 
-    /** @return how long an endpoint may fail without a success before it is disabled, ms (default 5 days) */
+    /** @return how long an endpoint may fail without a success before it is disabled, ms ({@code mailqueue.webhook.disable-after.ms}) */
     public long disableAfterMillis() {
         return disableAfterMillis;
     }
 
-    /** @return most deliveries per endpoint and pass, 1 to 1,000 (default 100) */
+    /** @return most deliveries per endpoint and pass, 1 to 1,000 ({@code mailqueue.webhook.batch-size}) */
     public int batchSize() {
         return batchSize;
     }
 
     /**
      * @return true when endpoints may be on loopback, private, link-local or other addresses that are not
-     *         globally reachable (default false: such an address is refused at every new connection, see
+     *         globally reachable ({@code mailqueue.webhook.allow-private-addresses}; when false such an
+     *         address is refused at every new connection, see
      *         {@link PublicAddresses}); either way a connection goes to the address its lookup answered
      *         ({@link PinnedResolver})
      */

@@ -63,7 +63,7 @@ class AccountSettingsVerpTest {
     void aBounceAddressWithoutSecretIsRefusedNamingTheSecretsSetting() {
         settings.put("mailqueue.account.mailqueue.bounce-address", "bounces@example.com");
 
-        assertThatThrownBy(this::parse).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(this::parse).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("mailqueue.bounce.verp-secret").hasMessageContaining("is not set")
                 .hasMessageContaining("mailqueue.account.mailqueue.bounce-address")
                 .hasMessageContaining("MAILQUEUE_BOUNCE_VERP_SECRET");

@@ -1,5 +1,6 @@
 package dev.mailqueue.mail.control;
 
+import dev.mailqueue.settings.control.Settings;
 import dev.mailqueue.api.FieldError;
 import dev.mailqueue.api.MailRequest;
 import org.junit.jupiter.api.BeforeEach;
@@ -24,7 +25,7 @@ class SenderPolicyTest {
                 SenderPolicy.ACCOUNTS_PREFIX + "shop", "bulk, newsletter",
                 SenderPolicy.ACCOUNTS_PREFIX + "relay", "*",
                 SenderPolicy.LISTS_PREFIX + "shop", "offers, weekly");
-        cut.properties = name -> Optional.ofNullable(lists.get(name));
+        cut.settings = Settings.of(lists);
     }
 
     @Test
@@ -91,7 +92,7 @@ class SenderPolicyTest {
     void aUserWithoutAnAccountListMayNameNoAccountButRoutingStillChoosesOne() {
         assertThat(cut.check("blank", false, new MailRequest().from("x@y.example"), "from"))
                 .as("From is refused first").get().extracting(FieldError::getField).isEqualTo("from");
-        cut.properties = name -> Optional.of("*").filter(v -> name.startsWith(SenderPolicy.PREFIX));
+        cut.settings = Settings.of(name -> Optional.of("*").filter(v -> name.startsWith(SenderPolicy.PREFIX)));
         assertThat(cut.check("u", false, new MailRequest().from("x@y.example"), "from")).isEmpty();
         assertThat(cut.check("u", false, new MailRequest().from("x@y.example").account("mailqueue"), "from"))
                 .get().extracting(FieldError::getField).isEqualTo("account");

@@ -24,6 +24,7 @@ class WebhookSettingsTest {
         m.put("mailqueue.webhook.give-up.ms", "259200000");
         m.put("mailqueue.webhook.disable-after.ms", "432000000");
         m.put("mailqueue.webhook.batch-size", "100");
+        m.put("mailqueue.webhook.allow-private-addresses", "false");
         return m;
     }
 

@@ -1,5 +1,6 @@
 package dev.mailqueue.http.boundary;
 
+import dev.mailqueue.settings.control.Settings;
 import dev.mailqueue.api.FieldError;
 import dev.mailqueue.http.control.BodyBudget;
 import dev.mailqueue.http.control.BodyFraming;
@@ -9,7 +10,6 @@ import dev.mailqueue.http.control.OriginCheck;
 import dev.mailqueue.log.control.LogText;
 import dev.mailqueue.http.control.Problem;
 import jakarta.annotation.PostConstruct;
-import jakarta.inject.Inject;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletException;
@@ -19,7 +19,6 @@ import jakarta.servlet.http.HttpFilter;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import java.io.IOException;
 import java.util.Collections;
@@ -36,7 +35,7 @@ import java.util.logging.Logger;
  *       that allows only its own scripts and styles;</li>
  *   <li>unambiguous body framing ({@link BodyFraming}: one Content-Length, not with
  *       Transfer-Encoding), else 400;</li>
- *   <li>the body limit {@code mailqueue.http.max-request-bytes} (default 16 MiB): a Content-Length
+ *   <li>the body limit {@code mailqueue.http.max-request-bytes}: a Content-Length
  *       above it is 413 before a byte is read, and a body is counted while it is read
  *       ({@link LimitedInputStream}), so a chunked one over the limit stops there with 413 too;</li>
  *   <li>for state-changing methods (all but GET, HEAD, OPTIONS, TRACE), the cross-site request
@@ -49,7 +48,7 @@ import java.util.logging.Logger;
  *   <li>the memory bound: a body is read and worked on only with a share of
  *       {@code mailqueue.http.max-inflight-bytes} (default 32 MiB: two of the largest requests at a
  *       time) that fits its Content-Length (a chunked body counts as the body limit); a request waits
- *       up to {@code mailqueue.http.inflight-wait.ms} (default 30,000 ms) for room, then gets 503 with
+ *       up to {@code mailqueue.http.inflight-wait.ms} (ms) for room, then gets 503 with
  *       {@code Retry-After} ({@link BodyBudget}).</li>
  * </ol>
  * Refusals are problem details naming the header at fault; nothing of the request reaches the queue.
@@ -72,42 +71,23 @@ public class RequestGuard extends HttpFilter {
     static final String CONSOLE_POLICY = "default-src 'self'; frame-ancestors 'none'; base-uri 'none';"
             + " form-action 'none'; object-src 'none'";
 
-    @Inject
-    @ConfigProperty(name = "mailqueue.http.max-request-bytes") // default: microprofile-config.properties
     long maxRequestBytes;
-
-    @Inject
-    @ConfigProperty(name = "mailqueue.http.max-inflight-bytes") // default: microprofile-config.properties
     long maxInflightBytes;
-
-    @Inject
-    @ConfigProperty(name = "mailqueue.http.inflight-wait.ms") // default: microprofile-config.properties
     long inflightWaitMillis;
-
-    @Inject
-    @ConfigProperty(name = "mailqueue.security.allowed-origins")
-    Optional<String> allowedOrigins; // empty: only the server's own origin
 
     private OriginCheck origins;
     private BodyBudget budget;
 
+    /** Reads its settings (defaults: microprofile-config.properties of the EJB module) and stops the start on a bad one. */
     @PostConstruct
     void readConfiguration() {
-        if (maxRequestBytes < 1) {
-            throw new IllegalStateException("configuration mailqueue.http.max-request-bytes must be 1 or more: "
-                    + maxRequestBytes);
-        }
-        if (inflightWaitMillis < 0) {
-            throw new IllegalStateException("configuration mailqueue.http.inflight-wait.ms must be 0 or more: "
-                    + inflightWaitMillis);
-        }
+        Settings settings = Settings.fromConfig(RequestGuard.class);
+        maxRequestBytes = settings.whole("mailqueue.http.max-request-bytes", 1, Long.MAX_VALUE);
+        maxInflightBytes = settings.whole("mailqueue.http.max-inflight-bytes", BodyBudget.MIN_BYTES, BodyBudget.MAX_BYTES);
+        inflightWaitMillis = settings.whole("mailqueue.http.inflight-wait.ms", 0, Long.MAX_VALUE);
+        budget = new BodyBudget(maxInflightBytes);
         try {
-            budget = new BodyBudget(maxInflightBytes);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalStateException("configuration mailqueue.http.max-inflight-bytes " + e.getMessage(), e);
-        }
-        try {
-            origins = OriginCheck.of(allowedOrigins.orElse(""));
+            origins = OriginCheck.of(settings.optional("mailqueue.security.allowed-origins").orElse(""));
         } catch (IllegalArgumentException e) {
             throw new IllegalStateException("configuration mailqueue.security.allowed-origins: " + e.getMessage(), e);
         }

@@ -20,13 +20,19 @@ public final class BodyBudget {
     private final int totalKib;
     private final Semaphore kib;
 
+    /** The least budget, bytes: 1 KiB. */
+    public static final long MIN_BYTES = 1024;
+
+    /** The greatest budget, bytes: about 2 TiB (the budget is counted in KiB permits of an int). */
+    public static final long MAX_BYTES = (long) Integer.MAX_VALUE * 1024;
+
     /**
-     * @param bytes the budget, bytes, 1 KiB to 2 TiB
+     * @param bytes the budget, bytes, {@link #MIN_BYTES} to {@link #MAX_BYTES}
      * @throws IllegalArgumentException when it is out of that range
      */
     public BodyBudget(long bytes) {
-        if (bytes < 1024 || bytes > (long) Integer.MAX_VALUE * 1024) {
-            throw new IllegalArgumentException("must be 1024 to " + (long) Integer.MAX_VALUE * 1024 + " bytes: " + bytes);
+        if (bytes < MIN_BYTES || bytes > MAX_BYTES) {
+            throw new IllegalArgumentException("must be " + MIN_BYTES + " to " + MAX_BYTES + " bytes: " + bytes);
         }
         totalKib = (int) (bytes / 1024);
         kib = new Semaphore(totalKib);
