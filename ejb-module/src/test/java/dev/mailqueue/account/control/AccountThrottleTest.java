@@ -3,6 +3,7 @@ package dev.mailqueue.account.control;
 import dev.mailqueue.testsupport.QueueDatabase;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -25,6 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * limit; a slot frees 60 s after its send finished, at once when the server was never reached; a
  * slow-down halves what is granted; a day limit waits for UTC midnight.
  */
+@Tag("database")
 class AccountThrottleTest {
 
     static final Instant NOW = Instant.parse("2030-05-06T12:00:00Z");

@@ -11,6 +11,7 @@ import dev.mailqueue.testsupport.MailStates;
 import dev.mailqueue.testsupport.QueueDatabase;
 import dev.mailqueue.testsupport.TestMails;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -28,6 +29,7 @@ import static org.assertj.core.api.Assertions.tuple;
  * (bounced), sorting by the state's times, and the count of all that match. The mails get their history through
  * the stores.
  */
+@Tag("database")
 class MailSearchTest {
 
     @RegisterExtension

@@ -9,6 +9,7 @@ import dev.mailqueue.queue.control.Verdict;
 import dev.mailqueue.testsupport.MailStates;
 import dev.mailqueue.testsupport.QueueDatabase;
 import dev.mailqueue.testsupport.TestMails;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -26,6 +27,7 @@ import static org.assertj.core.api.Assertions.tuple;
  * mail requeued since still failed in its hour), the oldest queued mail, the top failure reasons, the numbers per
  * account and the attempts in doubt. The mails get their history through the stores.
  */
+@Tag("database")
 class StatisticsReaderTest {
 
     static final Instant NOW = Instant.parse("2030-03-14T09:26:53Z");

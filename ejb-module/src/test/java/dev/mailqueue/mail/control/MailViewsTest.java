@@ -16,6 +16,7 @@ import dev.mailqueue.queue.control.Verdict;
 import dev.mailqueue.testsupport.MailStates;
 import dev.mailqueue.testsupport.QueueDatabase;
 import dev.mailqueue.testsupport.TestMails;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -34,6 +35,7 @@ import static org.assertj.core.api.Assertions.tuple;
  * attempt log (the log's attempts and reports, not its status changes) and each recipient's latest result. The
  * mails get their history through the stores.
  */
+@Tag("database")
 class MailViewsTest {
 
     @RegisterExtension

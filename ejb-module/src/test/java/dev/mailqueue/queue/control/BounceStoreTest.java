@@ -9,6 +9,7 @@ import dev.mailqueue.queue.entity.RecipientStatus;
 import dev.mailqueue.testsupport.QueueDatabase;
 import dev.mailqueue.testsupport.TestMails;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -26,6 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * a report about an address the mail never had acts on nobody, and the next enqueue to a suppressed
  * address leaves it out (or the whole mail, when it has no one else).
  */
+@Tag("database")
 class BounceStoreTest {
 
     static final Instant NOW = Instant.parse("2030-03-14T09:26:53Z");

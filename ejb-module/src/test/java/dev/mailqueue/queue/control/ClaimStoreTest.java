@@ -6,6 +6,7 @@ import dev.mailqueue.queue.entity.RecipientStatus;
 import dev.mailqueue.testsupport.QueueDatabase;
 import dev.mailqueue.testsupport.TestMails;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -27,6 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * share a mail, that it takes back the mail of dead claimers (the first unrecorded one in their send order in doubt,
  * the others as they were), and that a live claimer's renewed lease is never taken back.
  */
+@Tag("database")
 class ClaimStoreTest {
 
     static final Instant NOW = Instant.parse("2030-03-14T09:26:53Z");

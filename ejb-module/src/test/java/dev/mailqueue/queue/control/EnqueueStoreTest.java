@@ -3,6 +3,7 @@ package dev.mailqueue.queue.control;
 import dev.mailqueue.testsupport.QueueDatabase;
 import dev.mailqueue.testsupport.TestMails;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -15,6 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The enqueue on the real schema and database: rows, parts, copies and idempotency keys. */
+@Tag("database")
 class EnqueueStoreTest {
 
     static final Instant NOW = Instant.parse("2030-03-14T09:26:53Z");

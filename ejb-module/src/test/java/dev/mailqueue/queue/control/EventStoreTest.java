@@ -10,6 +10,7 @@ import dev.mailqueue.testsupport.QueueDatabase;
 import dev.mailqueue.testsupport.TestMails;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -46,6 +47,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * <p>On PostgreSQL a read waits for the oldest transaction running anywhere on the server (the horizon), so the
  * tests read until what they expect has come, within a bounded time, as other test runs may share the server.
  */
+@Tag("database")
 class EventStoreTest {
 
     static final Instant NOW = Instant.parse("2030-05-06T07:08:09Z");

@@ -6,6 +6,7 @@ import dev.mailqueue.queue.entity.RecipientStatus;
 import dev.mailqueue.testsupport.TestMails;
 import dev.mailqueue.testsupport.QueueDatabase;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -23,6 +24,7 @@ import static org.assertj.core.api.Assertions.entry;
  * of that list only, while an entry for all mail still covers every list; and an address that goes on the
  * list while a mail waits in the queue is left out when the mail is claimed.
  */
+@Tag("database")
 class ListSuppressionTest {
 
     static final Instant NOW = Instant.parse("2030-03-14T09:26:53Z");

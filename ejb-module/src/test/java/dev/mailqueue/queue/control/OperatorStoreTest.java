@@ -5,6 +5,7 @@ import dev.mailqueue.api.MailStatus;
 import dev.mailqueue.testsupport.QueueDatabase;
 import dev.mailqueue.testsupport.TestMails;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -22,6 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * each guarded by the statuses it applies to ({@link MailLifecycle}), each status change one row of the mail's log;
  * and a requeue that can never interleave with a claim.
  */
+@Tag("database")
 class OperatorStoreTest {
 
     static final Instant NOW = Instant.parse("2030-03-14T09:26:53Z");

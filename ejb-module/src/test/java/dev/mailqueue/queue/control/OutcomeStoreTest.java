@@ -6,6 +6,7 @@ import dev.mailqueue.queue.entity.RecipientStatus;
 import dev.mailqueue.testsupport.QueueDatabase;
 import dev.mailqueue.testsupport.TestMails;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -26,6 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * a claimer never sent and the end of its lease; and that a claimer that lost its lease never touches the new
  * holder's work. The mail's content is never written.
  */
+@Tag("database")
 class OutcomeStoreTest {
 
     static final Instant NOW = Instant.parse("2030-03-14T09:26:53Z");

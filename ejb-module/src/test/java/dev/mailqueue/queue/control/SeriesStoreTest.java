@@ -6,6 +6,7 @@ import dev.mailqueue.api.MailStatus;
 import dev.mailqueue.testsupport.MailStates;
 import dev.mailqueue.testsupport.QueueDatabase;
 import dev.mailqueue.testsupport.TestMails;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -22,6 +23,7 @@ import static org.assertj.core.api.Assertions.tuple;
  * at each bucket's end, from mails that began to wait and ended in the range and the depth now. The mails get
  * their history through the stores (enqueue, claim, outcome, cancel, requeue), as the queue writes it.
  */
+@Tag("database")
 class SeriesStoreTest {
 
     /** The last bucket of an hour is 09:26 to 09:27; the first 08:27. */

@@ -4,6 +4,7 @@ import dev.mailqueue.settings.control.InDoubtPolicy;
 import dev.mailqueue.testsupport.QueueDatabase;
 import dev.mailqueue.testsupport.TestMails;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -20,6 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * UTC), a lease, a due time and a claim time written inside Berlin's missing hour (as UTC wall-clock
  * 02:00-03:00) read back unchanged, and a lease is taken back exactly when it runs out, not an hour early.
  */
+@Tag("database")
 class UtcTimeTest {
 
     /** 02:20 UTC: as a UTC wall-clock time it lies in Berlin's missing hour 02:00-03:00. */

@@ -13,6 +13,7 @@ import dev.mailqueue.testsupport.QueueDatabase;
 import dev.mailqueue.testsupport.TestMails;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.sql.Timestamp;
@@ -31,6 +32,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the one whose send had begun first in its send order), finished mail gets the log row that records its status,
  * and old events become log rows that only the unpublished ones leave for the publishers.
  */
+@Tag("database")
 class LeanStoreMigrationTest {
 
     static final Instant NOW = Instant.parse("2030-03-14T09:26:53Z");

@@ -9,6 +9,7 @@ import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -36,6 +37,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * straight from the endpoint's cursor, and a delivered one leaves no row; a failure ends the round, parks the event
  * and the rest of the batch, and backs off; the parked ones go first in later rounds, a mail's events in order.
  */
+@Tag("database")
 class WebhookRoundTest {
 
     static final String SECRET = "whsec_" + Base64.getEncoder().encodeToString(
