@@ -44,7 +44,7 @@ abstract class QueueServerIT {
     static {
         // Awaitility fails a wait with any exception that escapes any thread meanwhile. GreenMail's
         // connection threads throw one whenever a client drops a connection in the middle of DATA, and
-        // the queue does that on purpose (a mail whose send-started mark is not yet committed is aborted
+        // the queue does that on purpose (a mail whose claimer's outcome before it is not yet committed is aborted
         // before its final "."). What the tests judge is what arrived, not GreenMail's threads.
         org.awaitility.Awaitility.doNotCatchUncaughtExceptionsByDefault();
     }

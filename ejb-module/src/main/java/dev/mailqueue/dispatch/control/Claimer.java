@@ -128,7 +128,8 @@ public final class Claimer implements AutoCloseable {
 
     /**
      * Sends one mail (outside any transaction: the caller suspends the chunk's) and keeps its change to
-     * be submitted with the next mark. When the database is away and the mark cannot be committed, it
+     * be submitted when the next mail is about to be sent. When the database is away and what waits cannot
+     * be committed, it
      * waits until the journal writes again and sends the same mail again: nothing had been delivered.
      *
      * @param mail a mail this claimer leased

@@ -19,10 +19,11 @@ import java.util.Enumeration;
  *       one on every attempt, and receivers could not recognise a resend);</li>
  *   <li>its content is written through a gate: Jakarta Mail's SMTP transport writes the message after
  *       the server's 354 to DATA and sends the terminating {@code CRLF.CRLF} only when
- *       {@link #writeTo(OutputStream, String[])} returns. Before it returns, the gate waits until the
- *       mail's send-started mark is committed. The mark's commit thus runs while MAIL FROM, RCPT TO and
- *       DATA go back and forth, and the server cannot have accepted the mail before the database knows
- *       it may have. If the mark is not committed in time, writing fails with
+ *       {@link #writeTo(OutputStream, String[])} returns. Before it returns, it waits at the claimer's
+ *       {@link SendGate}: until the outcome of the claimer's mail before this one is committed, and while
+ *       the claimer holds its lease. That commit thus runs while MAIL FROM, RCPT TO and DATA go back and
+ *       forth, and no two of the claimer's mails can be accepted while the database knows neither's fate.
+ *       If the gate does not open in time, writing fails with
  *       {@link MarkNotRecordedException}; the transport then drops the connection without the
  *       terminating dot, and the server discards the message (RFC 5321 §4.1.1.4).</li>
  * </ul>
@@ -108,9 +109,9 @@ class GatedMessage extends MimeMessage {
     }
 
     /**
-     * Writes the message, then waits for the send-started mark before letting the transport end DATA.
+     * Writes the message, then waits at the gate before letting the transport end DATA.
      *
-     * @throws MarkNotRecordedException when the mark was not committed within the wait: nothing may be
+     * @throws MarkNotRecordedException when the gate did not open within the wait: nothing may be
      *                                  delivered, so the transport must not end DATA
      */
     @Override

@@ -20,9 +20,9 @@ import java.util.logging.Logger;
 /**
  * Writes what claimers record in short transactions, each holding every change submitted by then
  * (group commit): one writer thread takes all waiting submissions, writes them in one transaction, and
- * tells each submitter its changes are durable. Claimers submit one mail's outcome together with the
- * next mail's send-started mark, so a crash leaves at most one mail per claimer whose outcome is not
- * known; they never wait for a chunk's end.
+ * tells each submitter its changes are durable. A claimer submits one mail's outcome as its next mail is
+ * about to be sent, and that mail's DATA ends only once the outcome is committed, so a crash leaves at most
+ * one mail per claimer whose outcome is not known; claimers never wait for a chunk's end.
  *
  * <p>What goes wrong:
  * <ul>

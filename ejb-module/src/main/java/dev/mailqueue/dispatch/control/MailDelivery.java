@@ -45,9 +45,9 @@ import java.util.logging.Logger;
  *       account down and the next account is tried;</li>
  *   <li>on a connection whose server does not offer SMTPUTF8, recipients with a non-ASCII local part are
  *       refused for good and the others sent to ({@link SmtpUtf8Gate}, RFC 6531 §3.2);</li>
- *   <li>on an open connection, the send-started mark is submitted (with the changes that wait, see
- *       {@link Marks}) and the mail is sent; the transport ends DATA only once the mark is committed
- *       ({@link GatedMessage});</li>
+ *   <li>on an open connection, the claimer hears that the mail is about to be sent ({@link Marks}: it
+ *       submits the changes that wait, the outcome of its mail before) and the mail is sent; the transport
+ *       ends DATA only once the claimer's gate opens ({@link GatedMessage}, {@link SendGate});</li>
  *   <li>the reply decides: sent, refused per recipient ({@link PartialDelivery}), transient or permanent
  *       ({@link FailureClass}), or in doubt when the end of DATA went out and no answer came;</li>
  *   <li>when no account could be reached, the mail goes back to the queue with its attempts untouched,
@@ -74,8 +74,8 @@ final class MailDelivery implements AutoCloseable {
     }
 
     /**
-     * The mail's send-started mark was not committed in time (the database is away): nothing was
-     * delivered, and the claimer should send the same mail again once the journal writes again.
+     * The claimer's gate did not open in time (the outcome before could not be committed: the database is
+     * away): nothing was delivered, and the claimer should send the same mail again once the journal writes again.
      */
     static final class NotRecorded extends Exception {
         private static final long serialVersionUID = 1L;
@@ -154,9 +154,9 @@ final class MailDelivery implements AutoCloseable {
 
     /**
      * @param mail  a mail the claimer holds
-     * @param marks where the send-started mark goes
+     * @param marks hears that the mail is about to be sent, and gives the gate the end of its DATA waits at
      * @return the change to record for it
-     * @throws NotRecorded when its mark could not be committed in time, or the database was away when
+     * @throws NotRecorded when the gate did not open in time, or the database was away when
      *                     its bodies were read; nothing was delivered
      */
     Change deliver(ClaimedMail mail, Marks marks) throws NotRecorded {

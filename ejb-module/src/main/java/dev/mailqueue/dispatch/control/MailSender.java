@@ -11,7 +11,8 @@ import jakarta.inject.Named;
  * The dispatch job's processor: sends one claimed mail through its SMTP account with the chunk's
  * transaction suspended ({@link OutsideTransaction}), and returns the change recorded for it (an
  * attempt, or the mail handed back). The change is durable by the time the writer returns, usually
- * much sooner: it goes to the journal with the next mail's send-started mark.
+ * much sooner: it goes to the journal as the claimer's next mail is about to be sent, and that mail's DATA
+ * ends only once it is committed ({@link SendGate}).
  */
 @Named("MailSender")
 @Dependent // a new instance per step execution, as batch artifacts need

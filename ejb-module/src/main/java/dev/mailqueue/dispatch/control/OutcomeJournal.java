@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.logging.Logger;
 
 /**
- * This server's journal of what claimers record: marks, outcomes, hand-backs, releases. Each
+ * This server's journal of what claimers record: outcomes, hand-backs, releases. Each
  * submission becomes durable in a short transaction of its own, grouped with whatever else was
  * submitted meanwhile ({@link GroupCommit}); one writer thread of the container
  * ({@link ManagedThreadFactory}) runs it, started on first use, for as long as the application runs,

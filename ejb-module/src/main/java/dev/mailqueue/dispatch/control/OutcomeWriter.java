@@ -10,7 +10,7 @@ import java.util.List;
 
 /**
  * The dispatch job's writer: at the end of a chunk it submits the changes still waiting (the last
- * mail's outcome, which had no next mark to go with) and returns once every change of the chunk is
+ * mail's outcome, which had no next mail to go out with) and returns once every change of the chunk is
  * durable, so a checkpoint means "recorded". It writes nothing in the chunk's transaction: the journal
  * commits in transactions of its own ({@link OutcomeJournal}).
  */

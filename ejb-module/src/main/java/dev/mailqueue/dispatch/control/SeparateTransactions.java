@@ -17,8 +17,8 @@ import java.util.function.IntFunction;
  * name only themself (Postfix's XVERP splits deliveries the same way). The message's content is the same in
  * each; only MAIL FROM and RCPT TO differ.
  * <p>
- * The send-started mark is awaited at the end of the first transaction's DATA ({@link GatedMessage}); later
- * transactions of the same mail find it committed. How far the sends got decides the outcome:
+ * The claimer's gate is awaited at the end of the first transaction's DATA ({@link GatedMessage}); later
+ * transactions of the same mail find it open. How far the sends got decides the outcome:
  * <ul>
  *   <li>a recipient whose transaction the server accepted is SENT; one it refused (RCPT or the whole
  *       transaction) is REFUSED or DEFERRED by its reply ({@link FailureClass}), and the next recipient is tried
@@ -65,8 +65,8 @@ final class SeparateTransactions {
      * @return what became of each recipient
      * @throws SmtpUnreachableException when the connection could not be (re)opened before the first recipient
      *                                  was sent to: the server has nothing of the mail
-     * @throws MessagingException       when the first transaction failed because its send-started mark was not
-     *                                  committed in time ({@link MarkNotRecordedException} among the causes)
+     * @throws MessagingException       when the first transaction failed because the claimer's gate did not open
+     *                                  in time ({@link MarkNotRecordedException} among the causes)
      */
     static Outcome send(SmtpConnection connection, GatedMessage message, Address[] envelope,
                         IntFunction<String> envelopeSender) throws MessagingException {

@@ -104,8 +104,8 @@ public class SmtpConnection implements AutoCloseable {
      * @return the server's reply to the end of DATA, e.g. {@code 250 OK}
      * @throws SmtpUnreachableException when (re)connecting fails: the server has nothing of the message
      * @throws MessagingException when the server refuses the sender, every recipient or the data, or the
-     *                            connection breaks or times out, or the send-started mark was not
-     *                            committed in time ({@link MarkNotRecordedException} in the causes); a
+     *                            connection breaks or times out, or the claimer's gate did not open
+     *                            in time ({@link MarkNotRecordedException} in the causes); a
      *                            {@link jakarta.mail.SendFailedException} when it refused some recipients
      *                            (with {@code mail.smtp.sendpartial} the others were sent to)
      */

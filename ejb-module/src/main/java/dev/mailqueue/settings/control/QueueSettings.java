@@ -174,7 +174,7 @@ public class QueueSettings {
     }
 
     /**
-     * @return how long a claimer waits, at the end of a mail's DATA, for its send-started mark to be
+     * @return how long a claimer waits, at the end of a mail's DATA, for the outcome of its mail before to be
      *         committed before it gives the mail up unsent, ms, 100 to 600,000 ({@code mailqueue.dispatch.record-wait.ms})
      */
     public long recordWaitMillis() {

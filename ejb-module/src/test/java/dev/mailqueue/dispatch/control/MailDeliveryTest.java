@@ -44,7 +44,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * One mail's delivery against real SMTP peers: GreenMail, a port where nothing listens, a server that
  * accepts the connection and never greets, and a SubEthaSMTP server that answers the end of DATA late.
- * Accounts have no rate limits here, so no database is involved; the send-started mark's ticket is done
+ * Accounts have no rate limits here, so no database is involved; the claimer's gate is done
  * at once, or never.
  */
 class MailDeliveryTest {
