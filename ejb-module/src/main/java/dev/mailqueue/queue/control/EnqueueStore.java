@@ -286,46 +286,51 @@ public class EnqueueStore {
     /** How often a lookup of an idempotency key reads again when it saw a mail without a status. */
     private static final int STATE_READS = 5;
 
-    /** @return the enqueue, empty when none, null when a mail was seen without its status (read again) */
+    /**
+     * @return the enqueue, empty when none, null when a mail was seen without its status (read again). The mails
+     *         are found by their own columns first, then their state by id ({@link OperatorStore#statuses}): Derby
+     *         does not carry a join's condition into the view MAIL_STATE, and a join on the key worked out the state
+     *         of every mail in the database.
+     */
     private Optional<EarlierEnqueue> readIdempotencyKey(String scopedKey) {
-        try (Connection c = tables.connect();
-             PreparedStatement s = c.prepareStatement("SELECT m.ID, m.MESSAGE_ID, s.STATUS, m.IDEMPOTENCY_FINGERPRINT,"
-                     + " m.COPY_OF FROM MAIL_MESSAGE m JOIN MAIL_STATE s ON s.MAIL_ID = m.ID WHERE m.IDEMPOTENCY_KEY = ?")) {
-            s.setString(1, scopedKey);
+        try (Connection c = tables.connect()) {
             Enqueued first;
-            MailStatus status;
             String fingerprint;
             Long copyOf;
-            try (ResultSet r = s.executeQuery()) {
-                if (!r.next()) {
-                    return Optional.empty();
+            try (PreparedStatement s = c.prepareStatement("SELECT ID, MESSAGE_ID, IDEMPOTENCY_FINGERPRINT, COPY_OF"
+                    + " FROM MAIL_MESSAGE WHERE IDEMPOTENCY_KEY = ?")) {
+                s.setString(1, scopedKey);
+                try (ResultSet r = s.executeQuery()) {
+                    if (!r.next()) {
+                        return Optional.empty();
+                    }
+                    first = new Enqueued(r.getLong(1), r.getString(2));
+                    fingerprint = r.getString(3);
+                    long copy = r.getLong(4);
+                    copyOf = r.wasNull() ? null : copy;
                 }
-                first = new Enqueued(r.getLong(1), r.getString(2));
-                if (r.getString(3) == null) {
-                    return null;
-                }
-                status = MailStatus.valueOf(r.getString(3));
-                fingerprint = r.getString(4);
-                long copy = r.getLong(5);
-                copyOf = r.wasNull() ? null : copy;
             }
-            List<Copy> copies = new ArrayList<>();
+            List<Enqueued> copyMails = new ArrayList<>();
             if (copyOf != null) {
                 try (PreparedStatement q = c.prepareStatement(
-                        "SELECT m.ID, m.MESSAGE_ID, s.STATUS FROM MAIL_MESSAGE m JOIN MAIL_STATE s ON s.MAIL_ID = m.ID"
-                                + " WHERE m.COPY_OF = ? ORDER BY m.ID")) {
+                        "SELECT ID, MESSAGE_ID FROM MAIL_MESSAGE WHERE COPY_OF = ? ORDER BY ID")) {
                     q.setLong(1, copyOf);
                     try (ResultSet r = q.executeQuery()) {
                         while (r.next()) {
-                            if (r.getString(3) == null) {
-                                return null;
-                            }
-                            copies.add(new Copy(new Enqueued(r.getLong(1), r.getString(2)), MailStatus.valueOf(r.getString(3))));
+                            copyMails.add(new Enqueued(r.getLong(1), r.getString(2)));
                         }
                     }
                 }
             }
-            return Optional.of(new EarlierEnqueue(first, status, fingerprint, copies));
+            List<Long> ids = new ArrayList<>();
+            ids.add(first.id());
+            copyMails.forEach(m -> ids.add(m.id()));
+            Map<Long, MailStatus> statuses = OperatorStore.statuses(c, ids);
+            if (!statuses.keySet().containsAll(ids)) {
+                return null;
+            }
+            List<Copy> copies = copyMails.stream().map(m -> new Copy(m, statuses.get(m.id()))).toList();
+            return Optional.of(new EarlierEnqueue(first, statuses.get(first.id()), fingerprint, copies));
         } catch (SQLException e) {
             throw new StoreException("could not look up an idempotency key", e);
         }

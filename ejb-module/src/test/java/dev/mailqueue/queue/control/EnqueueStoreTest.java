@@ -99,6 +99,26 @@ class EnqueueStoreTest {
     }
 
     @Test
+    void anIdempotencyKeyOfAPerRecipientEnqueueFindsEveryCopyWithItsStatus() {
+        MailGroup keyed = new MailGroup(List.of(mail("copy a", 4, NOW), mail("copy b", 4, NOW)), true, "user\tkey-2",
+                "ef".repeat(32));
+        List<Enqueued> queued = db.inTransaction(() -> cut.enqueue(List.of(keyed), "host/server")).get(0);
+        db.update("DELETE FROM MAIL_QUEUE WHERE MAIL_ID = ?", queued.get(1).id());
+        db.update("INSERT INTO MAIL_ATTEMPT (ID, MAIL_ID, STARTED_AT, FINISHED_AT, SERVER_INSTANCE, LEASE_OWNER, OUTCOME,"
+                + " MAIL_STATUS) VALUES (" + AttemptLog.nextId(dev.mailqueue.schema.control.DatabaseKind.valueOf(
+                QueueDatabase.KIND.toUpperCase(java.util.Locale.ROOT))) + ", ?, ?, ?, 'host/server', 'test', 'SENT', 'SENT')",
+                queued.get(1).id(), java.sql.Timestamp.from(NOW), java.sql.Timestamp.from(NOW));
+
+        EnqueueStore.EarlierEnqueue earlier = cut.findByIdempotencyKey("user\tkey-2").orElseThrow();
+
+        assertThat(earlier.first()).isEqualTo(queued.get(0));
+        assertThat(earlier.status()).isEqualTo(dev.mailqueue.api.MailStatus.QUEUED);
+        assertThat(earlier.copies()).extracting(EnqueueStore.Copy::mail).containsExactlyElementsOf(queued);
+        assertThat(earlier.copies()).extracting(EnqueueStore.Copy::status)
+                .containsExactly(dev.mailqueue.api.MailStatus.QUEUED, dev.mailqueue.api.MailStatus.SENT);
+    }
+
+    @Test
     void anIdempotencyKeyFindsItsMailWithTheRequestsDigestAndCannotBeStoredTwice() {
         MailGroup keyed = new MailGroup(List.of(mail("keyed", 4, NOW)), false, "user\tkey-1", "ab".repeat(32));
         Enqueued queued = db.inTransaction(() -> cut.enqueue(List.of(keyed), "host/server")).get(0).get(0);
@@ -106,6 +126,8 @@ class EnqueueStoreTest {
         EnqueueStore.EarlierEnqueue earlier = cut.findByIdempotencyKey("user\tkey-1").orElseThrow();
         assertThat(earlier.first()).isEqualTo(queued);
         assertThat(earlier.fingerprint()).isEqualTo("ab".repeat(32));
+        assertThat(earlier.status()).isEqualTo(dev.mailqueue.api.MailStatus.QUEUED);
+        assertThat(earlier.copies()).isEmpty();
         assertThat(cut.findByIdempotencyKey("other\tkey-1")).isEmpty();
 
         MailGroup again = new MailGroup(List.of(mail("keyed again", 4, NOW)), false, "user\tkey-1", "cd".repeat(32));
