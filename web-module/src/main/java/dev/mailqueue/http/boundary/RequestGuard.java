@@ -46,7 +46,7 @@ import java.util.logging.Logger;
  *       ({@value #UNSUBSCRIBE_PATH}), which a mailbox provider posts with a form body from its own
  *       servers, and which the signed token in the path authorises;</li>
  *   <li>the memory bound: a body is read and worked on only with a share of
- *       {@code mailqueue.http.max-inflight-bytes} (default 32 MiB: two of the largest requests at a
+ *       {@code mailqueue.http.max-inflight-bytes} (as shipped, room for two of the largest requests at a
  *       time) that fits its Content-Length (a chunked body counts as the body limit); a request waits
  *       up to {@code mailqueue.http.inflight-wait.ms} (ms) for room, then gets 503 with
  *       {@code Retry-After} ({@link BodyBudget}).</li>
