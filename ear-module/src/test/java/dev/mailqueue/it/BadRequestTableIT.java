@@ -325,6 +325,10 @@ class BadRequestTableIT extends QueueServerIT {
                 Map.of("Content-Type", "application/x-www-form-urlencoded"), "from=a", 415, "Content-Type");
         add("multipart body", "POST", "/api/mails", TestUser.SENDER,
                 Map.of("Content-Type", "multipart/form-data; boundary=x"), "--x--", 415, "Content-Type");
+        rows.add(new Row("gzip body", "POST", "/api/mails", TestUser.SENDER,
+                Map.of("Content-Type", "application/json", "Content-Encoding", "gzip"), gzip(good), 415, "Content-Encoding"));
+        add("unknown content coding", "POST", "/api/mails", TestUser.SENDER,
+                Map.of("Content-Type", "application/json", "Content-Encoding", "x-unheard-of"), good, 415, "Content-Encoding");
         add("JSON in latin1", "POST", "/api/mails", TestUser.SENDER,
                 Map.of("Content-Type", "application/json; charset=latin1"), good, 415, "Content-Type");
         add("malformed Content-Type", "POST", "/api/mails", TestUser.SENDER, Map.of("Content-Type", ";;;"), good, 400,
@@ -418,6 +422,16 @@ class BadRequestTableIT extends QueueServerIT {
                      int status, String field) {
         rows.add(new Row(name, method, path, user, headers, body == null ? null : body.getBytes(StandardCharsets.UTF_8),
                 status, field));
+    }
+
+    private static byte[] gzip(String text) {
+        var bytes = new java.io.ByteArrayOutputStream();
+        try (var out = new java.util.zip.GZIPOutputStream(bytes)) {
+            out.write(text.getBytes(StandardCharsets.UTF_8));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
     }
 
     private static Map<String, String> json() {

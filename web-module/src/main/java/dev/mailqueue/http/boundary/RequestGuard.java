@@ -129,6 +129,15 @@ public class RequestGuard extends HttpFilter {
                         new FieldError(header, crossSite.get().substring(header.length() + 2)));
                 return;
             }
+            Optional<String> coding = contentCoding(request);
+            if (coding.isPresent()) {
+                response.setHeader("Accept-Encoding", "identity"); // RFC 9110 §12.5.3: what a body may use here
+                refuse(response, 415, "urn:mailqueue:problem:unsupported-media-type", "Unsupported Media Type",
+                        "The request body must be sent without a content coding; nothing was done.",
+                        new FieldError("Content-Encoding", "'" + LogText.escape(coding.get()) + "' is not taken here"
+                                + " (RFC 9110 8.4): send the body uncompressed"));
+                return;
+            }
             String contentType = request.getHeader("Content-Type");
             if (contentType != null || framing.hasBody()) {
                 Optional<MediaTypeHeader> type = MediaTypeHeader.parse(contentType);
@@ -192,6 +201,23 @@ public class RequestGuard extends HttpFilter {
                 "The request body is larger than this server accepts; nothing was done.",
                 new FieldError("Content-Length", "must be at most " + maxRequestBytes + " bytes"
                         + " (mailqueue.http.max-request-bytes)"));
+    }
+
+    /**
+     * @return the first content coding other than {@code identity} the request's Content-Encoding fields name
+     *         (RFC 9110 §8.4: a list, in the order applied); empty when there is none. The API takes none: Liberty
+     *         would inflate gzip by itself and WildFly would not, so the same request would mean two things.
+     */
+    private static Optional<String> contentCoding(HttpServletRequest request) {
+        for (String field : Collections.list(request.getHeaders("Content-Encoding"))) {
+            for (String coding : field.split(",")) {
+                String name = coding.strip();
+                if (!name.isEmpty() && !name.equalsIgnoreCase("identity")) {
+                    return Optional.of(name.length() > 40 ? name.substring(0, 40) + "..." : name);
+                }
+            }
+        }
+        return Optional.empty();
     }
 
     private static void refuse(HttpServletResponse response, int status, String type, String title, String detail,
