@@ -118,17 +118,13 @@ public class CampaignStore {
      * @throws StoreException when the database fails
      */
     public int cancel(String campaign, String server, String actor) {
-        List<Long> ids = new ArrayList<>();
+        List<Long> ids;
         try (Connection c = tables.connect()) {
-            statuses(c, campaign).forEach((id, status) -> {
-                if (WAITING.contains(status)) {
-                    ids.add(id);
-                }
-            });
+            ids = ids(c, campaign);
         } catch (SQLException e) {
             throw new StoreException("could not find the mail of campaign " + campaign, e);
         }
-        return operations.cancel(ids, WAITING, server, actor);
+        return operations.cancel(ids, WAITING, server, actor); // it reads their status and cancels the waiting ones
     }
 
     /**
@@ -138,7 +134,9 @@ public class CampaignStore {
     public java.util.Map<MailStatus, Long> counts(String campaign) {
         java.util.Map<MailStatus, Long> counts = new java.util.EnumMap<>(MailStatus.class);
         try (Connection c = tables.connect()) {
-            statuses(c, campaign).values().forEach(status -> counts.merge(status, 1L, Long::sum));
+            for (List<Long> chunk : Sql.chunks(ids(c, campaign))) {
+                OperatorStore.statuses(c, chunk).values().forEach(status -> counts.merge(status, 1L, Long::sum));
+            }
             return counts;
         } catch (SQLException e) {
             throw new StoreException("could not count the mail of campaign " + campaign, e);
@@ -146,24 +144,15 @@ public class CampaignStore {
     }
 
     /**
-     * The status of each mail of a campaign: its ids first (the index on the campaign), then their state
-     * ({@link OperatorStore#statuses}, the view MAIL_STATE by id) {@value #IDS_PER_READ} ids at a time. Derby
-     * does not carry a join's condition into the view, so joining MAIL_MESSAGE to MAIL_STATE on the campaign
-     * worked out the state of every mail in the database (seconds for some ten thousand mails).
+     * The ids of a campaign's mails (the index on the campaign), whose state the callers then read by id
+     * ({@link OperatorStore#statuses}, the view MAIL_STATE), one IN list at a time. Derby does not carry a join's
+     * condition into the view, so joining MAIL_MESSAGE to MAIL_STATE on the campaign worked out the state of every
+     * mail in the database (seconds for some ten thousand mails).
      */
-    private static java.util.Map<Long, MailStatus> statuses(Connection c, String campaign) throws SQLException {
-        List<Long> ids;
+    private static List<Long> ids(Connection c, String campaign) throws SQLException {
         try (PreparedStatement s = c.prepareStatement("SELECT ID FROM MAIL_MESSAGE WHERE CAMPAIGN = ? ORDER BY ID")) {
             s.setString(1, campaign);
-            ids = Sql.readIds(s);
+            return Sql.readIds(s);
         }
-        java.util.Map<Long, MailStatus> statuses = new java.util.LinkedHashMap<>();
-        for (int from = 0; from < ids.size(); from += IDS_PER_READ) {
-            statuses.putAll(OperatorStore.statuses(c, ids.subList(from, Math.min(ids.size(), from + IDS_PER_READ))));
-        }
-        return statuses;
     }
-
-    /** Mail ids per read of their state: one IN list of bind parameters. */
-    static final int IDS_PER_READ = 500;
 }

@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A campaign's counts and its cancel on the real schema: by the campaign's own mails only, whatever else the
- * database holds, across more mails than one read of their state takes ({@link CampaignStore#IDS_PER_READ}).
+ * database holds, across more mails than one read of their state takes ({@link Sql#IN_LIST}).
  */
 @Tag("database")
 class CampaignStoreTest {
@@ -49,18 +49,18 @@ class CampaignStoreTest {
     @Test
     void countsAndCancelTakeTheCampaignsOwnMailsOnly() {
         CampaignStore cut = CampaignStore.on(db.tables(), db.operatorStore());
-        List<Long> spring = enqueue("spring", CampaignStore.IDS_PER_READ + 7);
+        List<Long> spring = enqueue("spring", Sql.IN_LIST + 7);
         List<Long> autumn = enqueue("autumn", 3);
         List<Long> none = enqueue(null, 5);
         spring.subList(0, 4).forEach(this::sent);
         none.forEach(this::sent);
 
         assertThat(cut.counts("spring")).isEqualTo(Map.of(MailStatus.SENT, 4L,
-                MailStatus.QUEUED, (long) CampaignStore.IDS_PER_READ + 3));
-        assertThat(db.inTransaction(() -> cut.cancel("spring", "host/server", "test"))).isEqualTo(CampaignStore.IDS_PER_READ + 3);
+                MailStatus.QUEUED, (long) Sql.IN_LIST + 3));
+        assertThat(db.inTransaction(() -> cut.cancel("spring", "host/server", "test"))).isEqualTo(Sql.IN_LIST + 3);
 
         assertThat(cut.counts("spring")).isEqualTo(Map.of(MailStatus.SENT, 4L,
-                MailStatus.CANCELLED, (long) CampaignStore.IDS_PER_READ + 3));
+                MailStatus.CANCELLED, (long) Sql.IN_LIST + 3));
         assertThat(cut.counts("autumn")).isEqualTo(Map.of(MailStatus.QUEUED, 3L));
         assertThat(cut.counts("winter")).isEmpty();
         assertThat(autumn).hasSize(3);
