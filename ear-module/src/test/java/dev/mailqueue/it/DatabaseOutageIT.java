@@ -39,7 +39,7 @@ class DatabaseOutageIT extends QueueServerIT {
         try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             smtpPort = free.getLocalPort();
         }
-        try (TcpProxy proxy = TcpProxy.to("postgresql".equals(db) ? 5432 : 3306);
+        try (TcpProxy proxy = TcpProxy.to(Integer.parseInt(System.getProperty("it.db.port")));
              ScriptedSmtpServer smtp = ScriptedSmtpServer.start(smtpPort);
              SecondServer second = SecondServer.start(FaultyAccount.config(smtpPort, proxy.port()))) {
             List<EnqueueReceipt> receipts = FaultyAccount.enqueue(MAILS, "outage", "patient", "db.example");

@@ -73,7 +73,12 @@ final class QueueApi {
 
     /** POSTs a mail to /api/mails with an {@code Idempotency-Key} header, as {@code user}. */
     static HttpResponse<String> postWithKey(TestUser user, String json, String idempotencyKey) {
-        return send(user, HttpRequest.newBuilder(URI.create(BASE + "/api/mails"))
+        return postWithKey(BASE, user, json, idempotencyKey);
+    }
+
+    /** POSTs a mail to {@code base}/api/mails with an {@code Idempotency-Key} header, as {@code user}. */
+    static HttpResponse<String> postWithKey(String base, TestUser user, String json, String idempotencyKey) {
+        return send(user, HttpRequest.newBuilder(URI.create(base + "/api/mails"))
                 .header("Content-Type", "application/json")
                 .header("Idempotency-Key", idempotencyKey)
                 .POST(HttpRequest.BodyPublishers.ofString(json)));

@@ -37,9 +37,10 @@ import java.util.logging.Logger;
  * {@code mailqueue} persistence unit of EclipseLink in Java SE (resource-local) for what JPA reads.
  *
  * <p>Which database: system property {@code mailqueue.test.db} = {@code derby} (default: in memory),
- * {@code postgresql} (a throwaway schema in database {@code test} on 127.0.0.1:5432, user postgres) or
- * {@code mariadb} (a throwaway database on 127.0.0.1:3306, user root) — the Maven profiles of the same
- * names set it. As a JUnit extension ({@code @RegisterExtension static final QueueDatabase db =
+ * {@code postgresql} (a throwaway schema in database {@code test}, user postgres) or
+ * {@code mariadb} (a throwaway database, user root) — the Maven profiles of the same names set it — on
+ * the server at {@code mailqueue.test.db.host} and {@code mailqueue.test.db.port} (default 127.0.0.1 and
+ * the database's usual port, 5432 or 3306). As a JUnit extension ({@code @RegisterExtension static final QueueDatabase db =
  * QueueDatabase.perTestClass();}) it creates the database before the class's tests, empties it before
  * each test, and drops it after the last.
  */
@@ -59,6 +60,10 @@ public final class QueueDatabase implements AutoCloseable, BeforeAllCallback, Af
 
     /** The database the tests run on: derby, postgresql or mariadb. */
     public static final String KIND = System.getProperty("mailqueue.test.db", "derby");
+
+    /** {@code //host:port/} of the database server, for {@code jdbc:postgresql:} or {@code jdbc:mariadb:}. */
+    private static final String SERVER = "//" + property("mailqueue.test.db.host", "127.0.0.1") + ":"
+            + property("mailqueue.test.db.port", "mariadb".equals(KIND) ? "3306" : "5432") + "/";
 
     private String name;
     private String url;
@@ -124,16 +129,16 @@ public final class QueueDatabase implements AutoCloseable, BeforeAllCallback, Af
         name = "mq_unit_" + DATABASES.incrementAndGet() + "_" + ProcessHandle.current().pid();
         switch (KIND) {
             case "postgresql" -> {
-                url = "jdbc:postgresql://127.0.0.1:5432/test?currentSchema=" + name;
+                url = "jdbc:postgresql:" + SERVER + "test?currentSchema=" + name;
                 user = "postgres";
                 password = "postgres";
-                execute("jdbc:postgresql://127.0.0.1:5432/test", "CREATE SCHEMA " + name);
+                execute("jdbc:postgresql:" + SERVER + "test", "CREATE SCHEMA " + name);
             }
             case "mariadb" -> {
-                url = "jdbc:mariadb://127.0.0.1:3306/" + name + "?useBulkStmts=false"; // as the data source
+                url = "jdbc:mariadb:" + SERVER + name + "?useBulkStmts=false"; // as the data source
                 user = "root";
                 password = "";
-                execute("jdbc:mariadb://127.0.0.1:3306/", "CREATE DATABASE " + name);
+                execute("jdbc:mariadb:" + SERVER, "CREATE DATABASE " + name);
             }
             default -> {
                 url = "jdbc:derby:memory:" + name + ";create=true";
@@ -322,8 +327,8 @@ public final class QueueDatabase implements AutoCloseable, BeforeAllCallback, Af
             emf.close();
         }
         switch (KIND) {
-            case "postgresql" -> execute("jdbc:postgresql://127.0.0.1:5432/test", "DROP SCHEMA " + name + " CASCADE");
-            case "mariadb" -> execute("jdbc:mariadb://127.0.0.1:3306/", "DROP DATABASE " + name);
+            case "postgresql" -> execute("jdbc:postgresql:" + SERVER + "test", "DROP SCHEMA " + name + " CASCADE");
+            case "mariadb" -> execute("jdbc:mariadb:" + SERVER, "DROP DATABASE " + name);
             default -> {
                 try {
                     DriverManager.getConnection("jdbc:derby:memory:" + name + ";drop=true").close();
@@ -332,5 +337,11 @@ public final class QueueDatabase implements AutoCloseable, BeforeAllCallback, Af
                 }
             }
         }
+    }
+
+    /** A system property, or {@code otherwise} when it is missing or blank (Maven passes an unset one as blank). */
+    private static String property(String name, String otherwise) {
+        String value = System.getProperty(name, "");
+        return value.isBlank() ? otherwise : value;
     }
 }

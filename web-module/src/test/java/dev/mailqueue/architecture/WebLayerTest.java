@@ -41,7 +41,9 @@ class WebLayerTest {
             "dev.mailqueue.webhook.control.EventJson",
             "the one JSON form of a delivery event, written alike by the webhook sender and GET .../events",
             "dev.mailqueue.unsubscribe.control.UnsubscribeToken",
-            "the verified link the unsubscribe boundary answers with, which the page shows");
+            "the verified link the unsubscribe boundary answers with, which the page shows",
+            "dev.mailqueue.queue.control.StoreException",
+            "the one rule telling a database that cannot be reached (503, try again) from a failure of the request");
 
     static final JavaClasses WEB = new ClassFileImporter().importPath(Path.of("target/classes"));
 

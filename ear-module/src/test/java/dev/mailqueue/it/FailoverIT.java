@@ -1,0 +1,201 @@
+package dev.mailqueue.it;
+
+import dev.mailqueue.api.AttemptView;
+import dev.mailqueue.api.EnqueueReceipt;
+import dev.mailqueue.api.MailRequest;
+import org.junit.jupiter.api.Test;
+
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A server on a PostgreSQL primary with one synchronous standby (issue 29), given both hosts in one JDBC URL
+ * ({@code mailqueue.db.url} with {@code targetServerType=primary}), drains 5,000 mails while the database
+ * fails under it: the primary dies and the standby is promoted, or the standby goes away for a while. The
+ * server carries on without a restart; no mail is lost; a mail arrives twice only if its DATA was in flight
+ * (at most one per claimer), and each such duplicate has an in-doubt attempt; nothing is left unfinished.
+ * The server is the second test server, alone on a primary and standby of the test's own
+ * ({@link ReplicatedPostgres}); the figures are printed for the closing note and the databases guide.
+ * PostgreSQL profile only.
+ */
+class FailoverIT extends QueueServerIT {
+
+    private static final int MAILS = 5_000;
+    private static final int CLAIMERS = 4; // mailqueue.dispatch.claimers of the test servers
+    /** Between the primary's death and the promotion, as a failure detector takes a while to decide. */
+    private static final Duration DETECTION = Duration.ofSeconds(2);
+    /** How long the only synchronous standby stays down: longer than the test servers' 6 s lease. */
+    private static final Duration STANDBY_DOWN = Duration.ofSeconds(10);
+
+    /**
+     * The primary is stopped at once ({@code -m immediate}) a third into the drain and the standby promoted 2 s
+     * later: an enqueue meanwhile gets 503 with {@code Retry-After} at once, and the same enqueue sent again
+     * with its {@code Idempotency-Key} after the promotion is queued once; the rest drains within 60 s of the
+     * promotion and the server is ready again.
+     */
+    @Test
+    void aStandbyPromotedMidDispatchTakesOverWithNoMailLostAndOnlyInFlightMailsInDoubt() throws Exception {
+        assumeThat(System.getProperty("it.db", "derby")).as("streaming replication is PostgreSQL's").isEqualTo("postgresql");
+        int smtpPort;
+        try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            smtpPort = free.getLocalPort();
+        }
+        try (ReplicatedPostgres database = ReplicatedPostgres.start("mailqueue", "mailqueue");
+             ScriptedSmtpServer smtp = ScriptedSmtpServer.start(smtpPort);
+             SecondServer second = startOn(database, smtpPort)) {
+            List<EnqueueReceipt> receipts = new ArrayList<>(FaultyAccount.enqueue(MAILS, "failover", "steady", "ha.example"));
+            assertThat(ReplicatedPostgres.query(database.primaryPort(), "mailqueue", "SELECT COUNT(*) FROM mailqueue.mail_message"))
+                    .as("the server stores its mail in the replicated pair")
+                    .isEqualTo(String.valueOf(MAILS));
+            await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(20))
+                    .until(() -> CrashIT.distinct(smtp) >= MAILS / 3);
+            long before = CrashIT.distinct(smtp);
+            database.stopPrimary();
+            Instant stopped = Instant.now();
+            MailRequest meanwhile = new MailRequest().from("failover@sender.example").to("meanwhile@ha.example")
+                    .subject("queued again after the failover").text("sent once").account("faulty");
+            String json = QueueApi.toJson(meanwhile);
+            HttpResponse<String> refused = QueueApi.postWithKey(SecondServer.BASE, TestUser.SENDER, json, "failover-1");
+            assertThat(refused.statusCode()).as("an enqueue while there is no primary: " + refused.body()).isEqualTo(503);
+            assertThat(refused.headers().firstValue("Content-Type").orElse("")).startsWith("application/problem+json");
+            assertThat(refused.headers().firstValue("Retry-After")).as("Retry-After").isPresent();
+            assertThat(Duration.between(stopped, Instant.now())).as("refused at once, not after the detection").isLessThan(DETECTION);
+            Thread.sleep(Duration.between(Instant.now(), stopped.plus(DETECTION)).toMillis());
+            database.promoteStandby();
+            Instant promoted = Instant.now();
+            // the client tries again, with the same key, until the queue takes it: queued once, however often it was sent
+            HttpResponse<String> taken = await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
+                    .until(() -> QueueApi.postWithKey(SecondServer.BASE, TestUser.SENDER, json, "failover-1"),
+                            answer -> answer.statusCode() == 202 || answer.statusCode() == 200);
+            EnqueueReceipt again = QueueApi.receipt(taken.body());
+            HttpResponse<String> repeated = QueueApi.postWithKey(SecondServer.BASE, TestUser.SENDER, json, "failover-1");
+            assertThat(repeated.statusCode()).as(repeated.body()).isEqualTo(200);
+            assertThat(QueueApi.receipt(repeated.body()).getId()).isEqualTo(again.getId());
+            receipts.add(again);
+            System.out.printf("failover: primary stopped after %d of %d mails arrived, standby promoted %d ms later%n",
+                    before, MAILS, DETECTION.toMillis());
+
+            await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(200)).until(() -> CrashIT.distinct(smtp) >= MAILS + 1);
+            Duration drained = Duration.between(promoted, Instant.now());
+            Instant resumed = smtp.arrivals().stream().map(ScriptedSmtpServer.Arrival::at).filter(promoted::isBefore)
+                    .min(Instant::compareTo).orElseThrow();
+
+            long duplicates = assertNoneLostAndEveryDuplicateInDoubt(smtp, receipts, database.standbyPort());
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
+                    .until(() -> QueueApi.getFrom(SecondServer.BASE, "/health/ready").statusCode() == 200);
+            System.out.printf("failover on PostgreSQL with a synchronous standby: %d mails, %d arrived twice (at most %d"
+                            + " allowed), the first mail after the promotion arrived %d ms after it, all %d ms after it%n",
+                    MAILS, duplicates, CLAIMERS, Duration.between(promoted, resumed).toMillis(), drained.toMillis());
+            assertThat(duplicates).as("duplicate arrivals: only mails whose DATA was in flight").isLessThanOrEqualTo(CLAIMERS);
+            assertThat(drained).as("drained within 60 s of the promotion").isLessThan(Duration.ofSeconds(60));
+        }
+    }
+
+    /**
+     * The only synchronous standby is stopped for 10 s while the server drains 5,000 mails, so every commit on
+     * the primary waits (PostgreSQL's {@code statement_timeout} does not end the wait). The queue does not run
+     * ahead of its record: each claimer sends at most the one mail whose outcome it is waiting to commit, then
+     * stops. When the standby is back the waiting commits return and the rest drains: no mail lost, a mail
+     * sent twice only with an in-doubt attempt, and the figures (what readiness said meanwhile, how many
+     * mails arrived while commits waited, how long the drain took after) are printed for the databases guide.
+     */
+    @Test
+    void whileTheOnlySynchronousStandbyIsDownCommitsWaitAndTheQueueSendsNoMoreThanItCanRecord() throws Exception {
+        assumeThat(System.getProperty("it.db", "derby")).as("streaming replication is PostgreSQL's").isEqualTo("postgresql");
+        int smtpPort;
+        try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            smtpPort = free.getLocalPort();
+        }
+        try (ReplicatedPostgres database = ReplicatedPostgres.start("mailqueue", "mailqueue");
+             ScriptedSmtpServer smtp = ScriptedSmtpServer.start(smtpPort);
+             SecondServer second = startOn(database, smtpPort)) {
+            List<EnqueueReceipt> receipts = FaultyAccount.enqueue(MAILS, "standby", "patient", "ha.example");
+            await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(20))
+                    .until(() -> CrashIT.distinct(smtp) >= MAILS / 3);
+            database.stopStandby();
+            long atStop = smtp.arrivals().size();
+            Thread.sleep(STANDBY_DOWN.toMillis() / 2);
+            HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+            String readiness;
+            try {
+                readiness = String.valueOf(client.send(HttpRequest.newBuilder(URI.create(SecondServer.BASE + "/health/ready"))
+                        .timeout(Duration.ofSeconds(3)).build(), HttpResponse.BodyHandlers.discarding()).statusCode());
+            } catch (java.net.http.HttpTimeoutException e) {
+                readiness = "no answer within 3 s";
+            }
+            Thread.sleep(STANDBY_DOWN.toMillis() / 2);
+            long whileWaiting = smtp.arrivals().size() - atStop;
+            database.startStandby();
+            Instant back = Instant.now();
+
+            await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(200)).until(() -> CrashIT.distinct(smtp) >= MAILS);
+            Duration drained = Duration.between(back, Instant.now());
+            long duplicates = assertNoneLostAndEveryDuplicateInDoubt(smtp, receipts, database.primaryPort());
+            String inDoubt = ReplicatedPostgres.query(database.primaryPort(), "mailqueue",
+                    "SELECT COUNT(*) FROM mailqueue.mail_attempt WHERE outcome = 'IN_DOUBT'");
+            System.out.printf("synchronous standby down for %d ms: %d mails arrived while commits waited (at most %d"
+                            + " allowed), readiness answered %s, %d arrived twice, %s in-doubt attempts, all arrived %d ms"
+                            + " after the standby was back%n", STANDBY_DOWN.toMillis(), whileWaiting, CLAIMERS, readiness,
+                    duplicates, inDoubt, drained.toMillis());
+            assertThat(whileWaiting).as("mails sent while no outcome could be committed: one per claimer at most")
+                    .isLessThanOrEqualTo(CLAIMERS);
+            assertThat(duplicates).as("duplicate arrivals").isLessThanOrEqualTo(CLAIMERS);
+            assertThat(drained).as("drained within 60 s of the standby's return").isLessThan(Duration.ofSeconds(60));
+        }
+    }
+
+    /** The second test server on the replicated pair, with the scripted SMTP server's account {@code faulty}. */
+    private static SecondServer startOn(ReplicatedPostgres database, int smtpPort) throws Exception {
+        return SecondServer.start("""
+                <variable name="mailqueue.db.url" value="%s"/>
+                <variable name="mailqueue.db.schema" value="mailqueue"/>
+                """.formatted(database.url("mailqueue").replace("&", "&amp;")) + FaultyAccount.config(smtpPort, 0));
+    }
+
+    /**
+     * Every mail of {@code receipts} arrived; each arrival beyond a mail's first is a send whose outcome was lost,
+     * with an in-doubt attempt each; nothing is left unfinished in the database at {@code port}.
+     *
+     * @return the duplicate arrivals
+     */
+    private static long assertNoneLostAndEveryDuplicateInDoubt(ScriptedSmtpServer smtp, List<EnqueueReceipt> receipts,
+                                                              int port) {
+        Map<String, Long> arrivals = smtp.arrivals().stream()
+                .collect(Collectors.groupingBy(ScriptedSmtpServer.Arrival::messageId, Collectors.counting()));
+        Map<String, EnqueueReceipt> byMessageId = receipts.stream()
+                .collect(Collectors.toMap(EnqueueReceipt::getMessageId, Function.identity()));
+        assertThat(arrivals.keySet()).as("none lost").containsAll(byMessageId.keySet());
+        arrivals.forEach((messageId, times) -> {
+            if (times > 1) {
+                assertThat(attemptsOf(byMessageId.get(messageId).getId()).stream()
+                        .filter(a -> "IN_DOUBT".equals(a.getOutcome())).count())
+                        .as("in-doubt attempts of %s, which arrived %d times", messageId, times)
+                        .isGreaterThanOrEqualTo(times - 1);
+            }
+        });
+        await().atMost(Duration.ofSeconds(60)).until(() -> ReplicatedPostgres.query(port, "mailqueue",
+                "SELECT COUNT(*) FROM mailqueue.mail_queue"), "0"::equals);
+        return arrivals.values().stream().mapToLong(n -> n - 1).sum();
+    }
+
+    private static List<AttemptView> attemptsOf(long id) {
+        HttpResponse<String> response = QueueApi.getAs(TestUser.ADMIN, SecondServer.BASE, "/api/admin/mails/" + id + "/attempts");
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        return QueueApi.attempts(response.body());
+    }
+}
