@@ -14,6 +14,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
@@ -91,6 +92,30 @@ class RequestLimitsIT extends QueueServerIT {
         assertThat(shorter.contentType()).startsWith("application/problem+json");
         assertThat(Problems.fields(shorter.body())).contains("Content-Length");
 
+        assertThat(QueueApi.storedMails()).as("nothing stored").isEqualTo(stored);
+    }
+
+    /**
+     * A chunked body that breaks RFC 9112 §7.1's grammar (a chunk size that is not hex, a chunk shorter than
+     * its size before the connection ends, chunk data not followed by CRLF) is 400 problem details, and
+     * nothing is stored.
+     */
+    @Test
+    void malformedChunkedBodiesAre400AndStoreNothing() {
+        long stored = QueueApi.storedMails();
+        String body = "{\"from\":\"alice@sender.example\",\"to\":[\"chunks@to.example\"],\"text\":\"x\"}";
+        String head = "POST /api/mails HTTP/1.1\nHost: localhost\nAuthorization: " + TestUser.SENDER.basic()
+                + "\nContent-Type: application/json\nConnection: close\nTransfer-Encoding: chunked";
+        Map<String, String> broken = new java.util.LinkedHashMap<>();
+        broken.put("a size that is not hex", "zz\r\n" + body + "\r\n0\r\n\r\n");
+        broken.put("a chunk cut short", Integer.toHexString(body.length() + 40) + "\r\n" + body);
+        broken.put("chunk data without its CRLF", Integer.toHexString(body.length()) + "\r\n" + body + "XX0\r\n\r\n");
+        broken.forEach((what, chunks) -> {
+            RawHttp.Answer answer = RawHttp.send(head, chunks.getBytes(StandardCharsets.UTF_8), true);
+            assertThat(answer.status()).as(what + ": " + answer.body()).isEqualTo(400);
+            assertThat(answer.contentType()).as(what).startsWith("application/problem+json");
+            assertThat(Problems.fields(answer.body())).as(what).contains("Transfer-Encoding");
+        });
         assertThat(QueueApi.storedMails()).as("nothing stored").isEqualTo(stored);
     }
 

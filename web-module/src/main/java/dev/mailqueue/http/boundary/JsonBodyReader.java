@@ -34,7 +34,8 @@ import java.util.List;
  *
  * <p>Answers, all problem details: 400 {@code malformed-json} for a body that is not one JSON text,
  * 400 {@code invalid-mail} / {@code invalid-filter} naming each field of the wrong shape, 413 for a
- * body over {@code mailqueue.http.max-request-bytes}, 400 for a body shorter than its Content-Length.
+ * body over {@code mailqueue.http.max-request-bytes}, 400 naming {@code Content-Length} or
+ * {@code Transfer-Encoding} for a body shorter than its Content-Length or a broken chunked body.
  */
 @Provider
 @Consumes(MediaType.APPLICATION_JSON)
@@ -60,8 +61,8 @@ public class JsonBodyReader implements MessageBodyReader<Object> {
                             "The request body is larger than this server accepts; nothing was done.",
                             List.of(new FieldError("", e.getMessage() + " (mailqueue.http.max-request-bytes)")))
                     : new Problem("urn:mailqueue:problem:malformed-request", "Bad Request", 400,
-                            "The request body is incomplete; nothing was done.",
-                            List.of(new FieldError("Content-Length", e.getMessage()))));
+                            "The request body is incomplete or its framing is broken; nothing was done.",
+                            List.of(new FieldError(e.field(), e.getMessage()))));
         }
         List<FieldError> errors = new ArrayList<>();
         Object result;

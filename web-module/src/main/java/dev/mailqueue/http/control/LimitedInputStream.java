@@ -9,7 +9,9 @@ import java.io.InputStream;
  * A request body that is counted while it is read, so a limit holds before the body is held whole:
  * reading past {@code limit} bytes throws a {@link RequestBodyException} with 413, and reaching the
  * end before the declared {@code Content-Length} throws one with 400 (a body that ends early is
- * incomplete, RFC 9112 §6.3, not a shorter request).
+ * incomplete, RFC 9112 §6.3, not a shorter request). The server's own failure to read the framing (a
+ * chunked body against RFC 9112 §7.1: a chunk size that is not hex, chunk data not followed by CRLF, a
+ * chunk cut short) is a 400 of the same kind: the client sent it, so it is never a server error.
  */
 public class LimitedInputStream extends FilterInputStream {
 
@@ -35,6 +37,10 @@ public class LimitedInputStream extends FilterInputStream {
             b = super.read();
         } catch (EOFException e) {
             throw truncated();
+        } catch (RequestBodyException e) {
+            throw e;
+        } catch (IOException e) {
+            throw unreadable();
         }
         account(b < 0 ? -1 : 1);
         return b;
@@ -47,6 +53,10 @@ public class LimitedInputStream extends FilterInputStream {
             n = super.read(buffer, offset, length);
         } catch (EOFException e) {
             throw truncated(); // Liberty reports a body that ends early as an EOFException
+        } catch (RequestBodyException e) {
+            throw e;
+        } catch (IOException e) {
+            throw unreadable(); // Liberty: IllegalHttpBodyException for a chunk size that is not hex
         }
         account(n);
         return n;
@@ -70,9 +80,19 @@ public class LimitedInputStream extends FilterInputStream {
     }
 
     private RequestBodyException truncated() {
-        return new RequestBodyException(400, declared >= 0
-                ? "the body ended after " + count + " of the " + declared + " bytes its Content-Length announced"
-                : "the body ended before its last chunk");
+        return declared >= 0
+                ? new RequestBodyException(400, "Content-Length",
+                        "the body ended after " + count + " of the " + declared + " bytes its Content-Length announced")
+                : new RequestBodyException(400, "Transfer-Encoding", "the body ended before its last chunk");
+    }
+
+    /** The server could not read the body's framing after {@link #count} bytes (the message names no content). */
+    private RequestBodyException unreadable() {
+        return declared >= 0
+                ? new RequestBodyException(400, "Content-Length",
+                        "the body could not be read after " + count + " of the " + declared + " bytes its Content-Length announced")
+                : new RequestBodyException(400, "Transfer-Encoding", "the chunked body could not be read after " + count
+                        + " bytes: RFC 9112 7.1 wants each chunk as its size in hex, CRLF, that many bytes, CRLF, and a last chunk of size 0");
     }
 
     private void account(long n) throws IOException {
@@ -84,7 +104,7 @@ public class LimitedInputStream extends FilterInputStream {
         }
         count += n;
         if (count > limit) {
-            throw new RequestBodyException(413, "the body is longer than " + limit + " bytes");
+            throw new RequestBodyException(413, "", "the body is longer than " + limit + " bytes");
         }
     }
 }
