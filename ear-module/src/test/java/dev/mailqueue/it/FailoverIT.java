@@ -11,6 +11,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -98,6 +99,9 @@ class FailoverIT extends QueueServerIT {
             long duplicates = assertNoneLostAndEveryDuplicateInDoubt(smtp, receipts, database.standbyPort());
             await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
                     .until(() -> QueueApi.getFrom(SecondServer.BASE, "/health/ready").statusCode() == 200);
+            assertThat(Files.readString(SecondServer.log())).as("the wake-up listener, on the new primary")
+                    .contains("listening on PostgreSQL channel mailqueue_enqueued")
+                    .contains("listening on channel mailqueue_enqueued again");
             System.out.printf("failover on PostgreSQL with a synchronous standby: %d mails, %d arrived twice (at most %d"
                             + " allowed), the first mail after the promotion arrived %d ms after it, all %d ms after it%n",
                     MAILS, duplicates, CLAIMERS, Duration.between(promoted, resumed).toMillis(), drained.toMillis());

@@ -339,6 +339,11 @@ public final class QueueDatabase implements AutoCloseable, BeforeAllCallback, Af
         }
     }
 
+    /** @return {@code host:port} of the database server the tests run on (PostgreSQL or MariaDB) */
+    public static String serverAddress() {
+        return SERVER.substring(2, SERVER.length() - 1);
+    }
+
     /** A system property, or {@code otherwise} when it is missing or blank (Maven passes an unset one as blank). */
     private static String property(String name, String otherwise) {
         String value = System.getProperty(name, "");

@@ -5,6 +5,7 @@ import dev.mailqueue.dispatch.control.Claimers;
 import dev.mailqueue.dispatch.control.DispatchHeartbeat;
 import dev.mailqueue.dispatch.control.DispatchTransactions;
 import dev.mailqueue.dispatch.control.SmtpConnections;
+import dev.mailqueue.dispatch.control.WakeUpChannel;
 import dev.mailqueue.mail.boundary.Roles;
 import dev.mailqueue.queue.control.AccountFilter;
 import dev.mailqueue.settings.control.QueueSettings;
@@ -42,9 +43,9 @@ import java.util.logging.Logger;
 /**
  * Starts claimers: executions of the {@code mail-dispatch} batch job, at most
  * {@code mailqueue.dispatch.claimers} of this server at once, as many as the mail due calls for. It does
- * so at once when mail is enqueued on this server ({@link #wake()}, after the enqueue committed), and
- * every {@code mailqueue.dispatch.interval.ms} on a non-persistent interval timer, the safety net that
- * finds mail enqueued on other servers, mail whose not-before time came, leases that ran out, and
+ * so at once when mail is enqueued on this server ({@link #wake()}, after the enqueue committed) or, on
+ * PostgreSQL, on another server ({@link WakeUpChannel}), and every {@code mailqueue.dispatch.interval.ms} on a
+ * non-persistent interval timer, the safety net that finds mail enqueued on other servers whose notice was lost, mail whose not-before time came, leases that ran out, and
  * claimers that failed. Every third of the lease time it renews the leases of the live claimers.
  * Claimers on this and other servers share the queue through leases.
  */
@@ -89,6 +90,9 @@ public class DispatchScheduler {
     DispatchWakeUp wakeUp;
 
     @Inject
+    WakeUpChannel channel;
+
+    @Inject
     Accounts accounts;
 
     private final Set<Long> running = new LinkedHashSet<>();
@@ -99,6 +103,9 @@ public class DispatchScheduler {
         timers.createIntervalTimer(settings.intervalMillis(), settings.intervalMillis(), new TimerConfig(JOB, false));
         long every = settings.leaseRenewal().toMillis();
         renewals = executor.scheduleAtFixedRate(claimers::renewLeases, every, every, TimeUnit.MILLISECONDS);
+        if (settings.claimers() > 0) {
+            channel.listen(wakeUp::notified); // PostgreSQL: mail enqueued on other servers wakes this one's claimers
+        }
         LOG.info(() -> "mail dispatch every " + settings.intervalMillis() + " ms and on enqueue, up to "
                 + settings.claimers() + " claimers of " + settings.batchSize() + " mails, lease "
                 + settings.leaseMillis() + " ms renewed every " + every + " ms");

@@ -59,7 +59,7 @@ public class QueueSettings {
 
     private void read(Settings r) {
         intervalMillis = r.whole("mailqueue.dispatch.interval.ms", 100, Long.MAX_VALUE);
-        claimers = (int) r.whole("mailqueue.dispatch.claimers", 1, 64);
+        claimers = (int) r.whole("mailqueue.dispatch.claimers", 0, 64);
         batchSize = (int) r.whole("mailqueue.dispatch.batch-size", 1, 1000);
         leaseMillis = r.whole("mailqueue.dispatch.lease.ms", 3000, Long.MAX_VALUE);
         chunkTimeLimitSeconds = (int) r.whole("mailqueue.dispatch.chunk.time-limit.s", 1, 3600);
@@ -136,7 +136,11 @@ public class QueueSettings {
         return intervalMillis;
     }
 
-    /** @return the most claimers (dispatch job executions) this server runs at once, 1 to 64 ({@code mailqueue.dispatch.claimers}) */
+    /**
+     * @return the most claimers (dispatch job executions) this server runs at once, 0 to 64
+     *         ({@code mailqueue.dispatch.claimers}); 0 makes a server that only takes mail in and leaves sending
+     *         to the other servers of the queue
+     */
     public int claimers() {
         return claimers;
     }

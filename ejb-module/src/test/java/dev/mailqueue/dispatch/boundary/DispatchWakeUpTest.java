@@ -1,6 +1,7 @@
 package dev.mailqueue.dispatch.boundary;
 
 import dev.mailqueue.dispatch.control.DispatchSignal;
+import dev.mailqueue.dispatch.control.WakeUpChannel;
 import dev.mailqueue.mail.control.MailsEnqueued;
 import dev.mailqueue.settings.control.QueueSettingsTest;
 import org.junit.jupiter.api.BeforeEach;
@@ -17,6 +18,7 @@ class DispatchWakeUpTest {
 
     private final AtomicInteger wakeTimers = new AtomicInteger();
     private final AtomicInteger passes = new AtomicInteger();
+    private final AtomicInteger announcements = new AtomicInteger();
     private final DispatchWakeUp wakeUp = new DispatchWakeUp();
 
     @BeforeEach
@@ -27,6 +29,12 @@ class DispatchWakeUpTest {
             @Override
             public void wake() {
                 wakeTimers.incrementAndGet();
+            }
+        };
+        wakeUp.channel = new WakeUpChannel() {
+            @Override
+            public void announce() {
+                announcements.incrementAndGet();
             }
         };
     }
@@ -63,9 +71,25 @@ class DispatchWakeUpTest {
     }
 
     @Test
+    void mailDueNowIsAnnouncedToTheOtherServersAndAnotherServersNoticeWakesLikeAnEnqueue() {
+        enqueue(Instant.now());
+        assertThat(announcements).as("announced once the enqueue committed").hasValue(1);
+
+        wakeUp.serve(passes::incrementAndGet);
+        wakeUp.notified(); // another server's announcement
+        wakeUp.serve(passes::incrementAndGet);
+
+        assertThat(announcements).as("a notice from another server is not announced again").hasValue(1);
+        assertThat(wakeTimers).hasValue(2);
+        assertThat(passes).hasValue(2);
+        assertThat(wakeUp.signal.generation()).isEqualTo(2);
+    }
+
+    @Test
     void mailDueAfterTheNextTickSetsNoTimer() {
         enqueue(Instant.now().plusSeconds(60));
 
+        assertThat(announcements).as("the other servers' timers find it when it falls due").hasValue(0);
         assertThat(wakeTimers).hasValue(0);
         assertThat(wakeUp.signal.generation()).isEqualTo(1); // running claimers still hear of it
     }

@@ -23,7 +23,8 @@ class ServerConfigurationTest {
     private static final Path ROOT = Path.of(System.getProperty("user.dir")).getParent();
     private static final Pattern LIBERTY_DEFAULT = Pattern.compile(
             "<variable\\s+name=\"([^\"]+)\"\\s+defaultValue=\"([^\"]*)\"\\s*/>");
-    private static final Pattern WILDFLY_EXPRESSION = Pattern.compile("\\$\\{([a-z0-9.\\-]+),env\\.([A-Z0-9_]+):([^}]*)}");
+    /** An expression without another inside its default (an inner one is read first, then stands as {@code $[name]}). */
+    private static final Pattern WILDFLY_EXPRESSION = Pattern.compile("\\$\\{([a-z0-9.\\-]+),env\\.([A-Z0-9_]+):([^{}]*)}");
 
     @Test
     void wildflyDefaultsEqualLibertyDefaults() throws IOException {
@@ -35,8 +36,8 @@ class ServerConfigurationTest {
             compare(ROOT.resolve("liberty/db/" + db + ".xml"), ROOT.resolve("src/wildfly/db-" + db + ".cli"));
         }
         assertThat(compare(ROOT.resolve("liberty/db/postgresql.xml"), ROOT.resolve("src/wildfly/db-postgresql.cli")))
-                .containsKeys("mailqueue.db.host", "mailqueue.db.port", "mailqueue.db.name", "mailqueue.db.schema",
-                        "mailqueue.db.user", "mailqueue.db.pool.max");
+                .containsKeys("mailqueue.db.host", "mailqueue.db.port", "mailqueue.db.name", "mailqueue.db.url",
+                        "mailqueue.db.schema", "mailqueue.db.user", "mailqueue.db.pool.max");
     }
 
     /**
@@ -51,14 +52,17 @@ class ServerConfigurationTest {
             liberty.put(l.group(1), l.group(2));
         }
         Map<String, String> wildfly = new LinkedHashMap<>();
-        Matcher w = WILDFLY_EXPRESSION.matcher(Files.readString(wildflyFile));
-        while (w.find()) {
+        String text = Files.readString(wildflyFile);
+        // innermost expressions first: a default may hold expressions (mailqueue.db.url: host, port, name)
+        for (Matcher w = WILDFLY_EXPRESSION.matcher(text); w.find(); w = WILDFLY_EXPRESSION.matcher(text)) {
             String name = w.group(1);
+            String value = w.group(3).replaceAll("\\$\\[([a-z0-9.\\-]+)]", "\\${$1}"); // as Liberty writes a reference
             assertThat(w.group(2)).as("environment variable of %s in %s", name, wildflyFile.getFileName())
                     .isEqualTo(name.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_'));
-            String earlier = wildfly.putIfAbsent(name, w.group(3));
-            assertThat(earlier == null ? w.group(3) : earlier).as("default of %s, written twice in %s", name,
-                    wildflyFile.getFileName()).isEqualTo(w.group(3));
+            String earlier = wildfly.putIfAbsent(name, value);
+            assertThat(earlier == null ? value : earlier).as("default of %s, written twice in %s", name,
+                    wildflyFile.getFileName()).isEqualTo(value);
+            text = text.substring(0, w.start()) + "$[" + name + "]" + text.substring(w.end());
         }
         for (Map.Entry<String, String> setting : liberty.entrySet()) {
             String name = setting.getKey();
