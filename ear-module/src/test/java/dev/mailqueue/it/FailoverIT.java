@@ -3,8 +3,10 @@ package dev.mailqueue.it;
 import dev.mailqueue.api.AttemptView;
 import dev.mailqueue.api.EnqueueReceipt;
 import dev.mailqueue.api.MailRequest;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -43,6 +45,17 @@ class FailoverIT extends QueueServerIT {
     /** How long the only synchronous standby stays down: longer than the test servers' 6 s lease. */
     private static final Duration STANDBY_DOWN = Duration.ofSeconds(10);
 
+    /** The scripted SMTP server's port, free on the loopback interface. */
+    private int smtpPort;
+
+    @BeforeEach
+    void onPostgresOnly() throws IOException {
+        assumeThat(System.getProperty("it.db", "derby")).as("streaming replication is PostgreSQL's").isEqualTo("postgresql");
+        try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            smtpPort = free.getLocalPort();
+        }
+    }
+
     /**
      * The primary is stopped at once ({@code -m immediate}) a third into the drain and the standby promoted 2 s
      * later: an enqueue meanwhile gets 503 with {@code Retry-After} at once, and the same enqueue sent again
@@ -51,11 +64,6 @@ class FailoverIT extends QueueServerIT {
      */
     @Test
     void aStandbyPromotedMidDispatchTakesOverWithNoMailLostAndOnlyInFlightMailsInDoubt() throws Exception {
-        assumeThat(System.getProperty("it.db", "derby")).as("streaming replication is PostgreSQL's").isEqualTo("postgresql");
-        int smtpPort;
-        try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            smtpPort = free.getLocalPort();
-        }
         try (ReplicatedPostgres database = ReplicatedPostgres.start("mailqueue", "mailqueue");
              ScriptedSmtpServer smtp = ScriptedSmtpServer.start(smtpPort);
              SecondServer second = startOn(database, smtpPort)) {
@@ -120,11 +128,6 @@ class FailoverIT extends QueueServerIT {
      */
     @Test
     void whileTheOnlySynchronousStandbyIsDownCommitsWaitAndTheQueueSendsNoMoreThanItCanRecord() throws Exception {
-        assumeThat(System.getProperty("it.db", "derby")).as("streaming replication is PostgreSQL's").isEqualTo("postgresql");
-        int smtpPort;
-        try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            smtpPort = free.getLocalPort();
-        }
         try (ReplicatedPostgres database = ReplicatedPostgres.start("mailqueue", "mailqueue");
              ScriptedSmtpServer smtp = ScriptedSmtpServer.start(smtpPort);
              SecondServer second = startOn(database, smtpPort)) {
