@@ -37,6 +37,10 @@ class RequestLimitsIT extends QueueServerIT {
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(10)).build();
 
+    /** The head of a raw mail POST as the sender, without its framing header fields ({@link RawHttp}). */
+    private static final String MAIL_POST = "POST /api/mails HTTP/1.1\nHost: localhost\nAuthorization: "
+            + TestUser.SENDER.basic() + "\nContent-Type: application/json\nConnection: close";
+
     @Test
     void aBodyOverTheLimitIs413WhetherItsLengthIsDeclaredOrNot() throws Exception {
         long stored = QueueApi.storedMails();
@@ -77,8 +81,7 @@ class RequestLimitsIT extends QueueServerIT {
     void ambiguousOrTruncatedBodiesAre400AndStoreNothing() {
         long stored = QueueApi.storedMails();
         String body = "{\"from\":\"alice@sender.example\",\"to\":[\"framing@to.example\"],\"text\":\"x\"}";
-        String head = "POST /api/mails HTTP/1.1\nHost: localhost\nAuthorization: " + TestUser.SENDER.basic()
-                + "\nContent-Type: application/json\nConnection: close";
+        String head = MAIL_POST;
 
         RawHttp.Answer twice = RawHttp.send(head + "\nContent-Length: " + body.length() + "\nContent-Length: "
                 + body.length(), body.getBytes(StandardCharsets.UTF_8), false);
@@ -104,8 +107,7 @@ class RequestLimitsIT extends QueueServerIT {
     void malformedChunkedBodiesAre400AndStoreNothing() {
         long stored = QueueApi.storedMails();
         String body = "{\"from\":\"alice@sender.example\",\"to\":[\"chunks@to.example\"],\"text\":\"x\"}";
-        String head = "POST /api/mails HTTP/1.1\nHost: localhost\nAuthorization: " + TestUser.SENDER.basic()
-                + "\nContent-Type: application/json\nConnection: close\nTransfer-Encoding: chunked";
+        String head = MAIL_POST + "\nTransfer-Encoding: chunked";
         Map<String, String> broken = new java.util.LinkedHashMap<>();
         broken.put("a size that is not hex", "zz\r\n" + body + "\r\n0\r\n\r\n");
         broken.put("a chunk cut short", Integer.toHexString(body.length() + 40) + "\r\n" + body);
@@ -140,8 +142,7 @@ class RequestLimitsIT extends QueueServerIT {
     void aLargeBodyThatFindsTheBudgetFullIs503AndASmallOnePasses() throws Exception {
         long stored = QueueApi.storedMails();
         int large = LIMIT - 1024; // two of them fill the 8 MiB budget but for 2 KiB
-        String head = "POST /api/mails HTTP/1.1\nHost: localhost\nAuthorization: " + TestUser.SENDER.basic()
-                + "\nContent-Type: application/json\nConnection: close\nContent-Length: " + large;
+        String head = MAIL_POST + "\nContent-Length: " + large;
         try (Socket first = startBody(head); Socket second = startBody(head)) {
             Thread.sleep(1000); // both are being read: each holds its share until its body ends
 
