@@ -19,6 +19,8 @@ final class PrivatePostfix {
 
     /** The SMTP port it listens on (property {@code it.postfix.port}). */
     static final int PORT = Integer.getInteger("it.postfix.port", 3133);
+    /** Its second SMTP port, whose EHLO answer lacks SMTPUTF8 (property {@code it.postfix.ascii.port}). */
+    static final int ASCII_PORT = Integer.getInteger("it.postfix.ascii.port", 3136);
 
     private static final Path SCRIPT = Path.of(System.getProperty("it.postfix.script", "../src/test/postfix/postfix-instance.sh"));
     private static final Path DIR = Path.of(System.getProperty("it.postfix.dir", "/tmp/mailqueue-it-postfix"));
@@ -30,7 +32,8 @@ final class PrivatePostfix {
     static void start() throws IOException, InterruptedException {
         assumeTrue(Files.isExecutable(Path.of("/usr/sbin/postfix")), "Debian's postfix is not installed");
         assumeTrue("root".equals(System.getProperty("user.name")), "a private Postfix instance must be started as root");
-        run("start", DIR.toAbsolutePath().toString(), Integer.toString(PORT), Integer.toString(SmtpCatcher.PORT));
+        run("start", DIR.toAbsolutePath().toString(), Integer.toString(PORT), Integer.toString(SmtpCatcher.PORT),
+                Integer.toString(ASCII_PORT));
     }
 
     /** Stops the instance, if it was started. */

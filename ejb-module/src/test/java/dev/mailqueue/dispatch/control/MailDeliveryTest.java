@@ -157,7 +157,8 @@ class MailDeliveryTest {
                 List.of(), new ClaimedMail.Body("Hello", null), AddressNames.of(null, List.of("José Ñandú", "Bob"), List.of(), List.of()));
     }
 
-    /** RFC 6531 §3.2: GreenMail offers no SMTPUTF8, so josé fails alone, for good; Bob gets the mail, headers ASCII. */
+    /** RFC 6531 §3.2: a session without mail.mime.allowutf8 never asks for SMTPUTF8 (GreenMail offers it), so josé
+     *  fails alone, for good; Bob gets the mail, headers ASCII. */
     @Test
     void anSmtpUtf8RecipientFailsAloneWhereTheServerDoesNotOfferIt() throws Exception {
         Change change = cut().deliver(internationalMail(40, "backup"), DONE);

@@ -74,6 +74,38 @@ class ServerConfigurationTest {
         return wildfly;
     }
 
+    /**
+     * The default account's session sets the same fixed Angus Mail properties on both servers, SMTPUTF8
+     * (RFC 6531, {@code mail.mime.allowutf8}) among them, and the test accounts that prove SMTPUTF8 against
+     * Postfix (AddressesIT) set it as the shipped session does.
+     */
+    @Test
+    void bothServersShipTheSameFixedSessionPropertiesWithSmtpUtf8On() throws IOException {
+        String serverXml = Files.readString(ROOT.resolve("liberty/server.xml"));
+        String session = serverXml.substring(serverXml.indexOf("<mailSession mailSessionID=\"mailqueue\""));
+        session = session.substring(0, session.indexOf("</mailSession>"));
+        Map<String, String> liberty = new LinkedHashMap<>();
+        for (Matcher m = Pattern.compile("<property name=\"([^\"]+)\" value=\"([^\"$]*)\"/>").matcher(session); m.find(); ) {
+            liberty.put(m.group(1), m.group(2));
+        }
+        assertThat(liberty).containsEntry("mail.mime.allowutf8", "true").containsEntry("mail.smtp.sendpartial", "true");
+        String cli = Files.readString(ROOT.resolve("src/wildfly/configure.cli"));
+        cli = cli.substring(cli.indexOf("/subsystem=mail/mail-session=mailqueue/custom=smtp:add("));
+        for (Map.Entry<String, String> property : liberty.entrySet()) {
+            assertThat(cli).as("%s in src/wildfly/configure.cli", property.getKey())
+                    .contains("\"" + property.getKey() + "\" => \"" + property.getValue() + "\"");
+        }
+        String it = Files.readString(ROOT.resolve("ear-module/src/test/liberty/configDropins/overrides/integration-tests.xml"));
+        String itCli = Files.readString(ROOT.resolve("ear-module/src/test/resources/wildfly-it-accounts.cli"));
+        for (String account : new String[]{"utf8", "ascii"}) {
+            String itSession = it.substring(it.indexOf("<mailSession mailSessionID=\"" + account + "\""));
+            assertThat(itSession.substring(0, itSession.indexOf("</mailSession>")))
+                    .contains("<property name=\"mail.mime.allowutf8\" value=\"true\"/>");
+            String itCommand = itCli.substring(itCli.indexOf("/subsystem=mail/mail-session=" + account + "/custom=smtp:add("));
+            assertThat(itCommand.substring(0, itCommand.indexOf('\n'))).contains("\"mail.mime.allowutf8\" => \"true\"");
+        }
+    }
+
     @Test
     void wildflyBindsTheResourcesWhereTheApplicationLooksThemUp() throws IOException {
         String configure = Files.readString(ROOT.resolve("src/wildfly/configure.cli"));
