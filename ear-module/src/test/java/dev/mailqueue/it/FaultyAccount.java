@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 final class FaultyAccount {
 
     /** The test servers' accounts (integration-tests.xml), plus {@code faulty}. */
-    static final String ACCOUNTS = "mailqueue,primary,backup,throttled,slow,tardy,laggard,silent,verp,utf8,ascii,faulty";
+    static final String ACCOUNTS = "mailqueue,primary,backup,throttled,slow,tardy,laggard,silent,verp,utf8,ascii,metered,faulty";
 
     private FaultyAccount() {
     }

@@ -94,6 +94,67 @@ public class AccountThrottle {
     }
 
     /**
+     * How many mails the account may send now, read without taking anything or locking a row, for the claim
+     * to take no more of its mail than that ({@code ClaimStore}): the free slots of its window (under a
+     * slow-down's lower limit) and what is left of the day's sends, whichever is fewer. Other claimers may take
+     * the same slots meanwhile; {@link #acquire} decides for each mail.
+     *
+     * @param account the account
+     * @param now     UTC now
+     * @return sends allowed now, 0 or more; {@link Integer#MAX_VALUE} for an account without limits
+     * @throws StoreException when the database fails
+     */
+    public int available(Account account, Instant now) {
+        if (!account.isRateLimited()) {
+            return Integer.MAX_VALUE;
+        }
+        try (Connection c = dataSource.getConnection()) {
+            Instant dayStart = null;
+            int dayCount = 0;
+            RateRules.Slowed slowed = null;
+            try (PreparedStatement s = c.prepareStatement("SELECT DAY_START, DAY_COUNT, SLOWED_LIMIT, SLOWED_AT"
+                    + " FROM SMTP_ACCOUNT_RATE WHERE SMTP_ACCOUNT = ?")) {
+                s.setString(1, account.name());
+                try (ResultSet r = s.executeQuery()) {
+                    if (r.next()) {
+                        dayStart = SqlTime.get(r, 1);
+                        dayCount = r.getInt(2);
+                        int slowedLimit = r.getInt(3);
+                        Instant slowedAt = r.wasNull() ? null : SqlTime.get(r, 4);
+                        slowed = slowedAt == null ? null : new RateRules.Slowed(slowedLimit, slowedAt);
+                    }
+                }
+            }
+            int left = Integer.MAX_VALUE;
+            if (account.perDay() > 0) {
+                left = account.perDay() - (RateRules.dayStart(now).equals(dayStart) ? dayCount : 0);
+            }
+            if (account.perMinute() > 0) {
+                RateRules.Slowed inForce = RateRules.recover(account.perMinute(), slowed, now, account.window());
+                int limit = inForce == null ? account.perMinute() : inForce.limit();
+                List<Instant> freeAt = new ArrayList<>();
+                try (PreparedStatement s = c.prepareStatement(
+                        "SELECT FREE_AT FROM SMTP_ACCOUNT_SLOT WHERE SMTP_ACCOUNT = ? AND SLOT < ?")) {
+                    s.setString(1, account.name());
+                    s.setInt(2, account.perMinute());
+                    try (ResultSet r = s.executeQuery()) {
+                        while (r.next()) {
+                            freeAt.add(SqlTime.get(r, 1));
+                        }
+                    }
+                }
+                while (freeAt.size() < account.perMinute()) {
+                    freeAt.add(LONG_AGO); // a slot without its row yet is free
+                }
+                left = Math.min(left, RateRules.freeSlots(limit, freeAt, now));
+            }
+            return Math.max(0, left);
+        } catch (SQLException e) {
+            throw new StoreException("could not read the rate state of account " + account.name(), e);
+        }
+    }
+
+    /**
      * The send reached the server (it replied, whatever it said): its slot stays taken until
      * the account's window ({@link SendPermit#window}, 60 s unless configured) after {@code finishedAt}.
      *

@@ -101,6 +101,22 @@ public final class RateRules {
     }
 
     /**
+     * @param limit  sends allowed in any window now, 1 or more
+     * @param freeAt per slot, the UTC time from which it is free
+     * @param now    UTC now
+     * @return how many sends the window allows now, 0 to {@code limit}
+     */
+    public static int freeSlots(int limit, List<Instant> freeAt, Instant now) {
+        int busy = 0;
+        for (Instant t : freeAt) {
+            if (t.isAfter(now)) {
+                busy++;
+            }
+        }
+        return Math.max(0, Math.min(limit, freeAt.size()) - busy);
+    }
+
+    /**
      * Picks a per-minute slot.
      *
      * @param limit  sends allowed in any 60 s window now, 1 or more (at most {@code freeAt.size()})

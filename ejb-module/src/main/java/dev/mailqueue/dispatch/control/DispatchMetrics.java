@@ -18,6 +18,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * <ul>
  *   <li>{@code mailqueue.mails.sent}, {@code mailqueue.mails.failed}: counters of attempts that the
  *       SMTP server accepted, and that failed (a mail that fails 3 times counts 3)</li>
+ *   <li>{@code mailqueue.mails.claimed}: counter of mails claimed; above sent plus failed by the mails
+ *       handed back unsent (a rate limit that refused, an account cooling down)</li>
  *   <li>{@code mailqueue.dispatch.rate}: mails sent per second, averaged over the last 60 seconds</li>
  *   <li>{@code mailqueue.claim.duration}: timer of one claim transaction (release expired leases, pick
  *       and lease up to a batch)</li>
@@ -47,6 +49,7 @@ public class DispatchMetrics {
     OutcomeJournal journal;
 
     private Runnable sent;
+    private Runnable claimedMails;
     private Runnable failed;
     private Consumer<Duration> claims;
     private Consumer<Duration> sends;
@@ -58,6 +61,7 @@ public class DispatchMetrics {
     @PostConstruct
     void register() {
         sent = registry.counter("mailqueue.mails.sent");
+        claimedMails = registry.counter("mailqueue.mails.claimed");
         failed = registry.counter("mailqueue.mails.failed");
         claims = registry.timer("mailqueue.claim.duration");
         sends = registry.timer("mailqueue.send.duration");
@@ -67,9 +71,15 @@ public class DispatchMetrics {
         registry.gauge("mailqueue.journal.unavailable", Map.of(), () -> journal.unavailableSince() == null ? 0 : 1);
     }
 
-    /** @param elapsed how long one claim transaction took */
-    public void claimed(Duration elapsed) {
+    /**
+     * @param elapsed how long one claim transaction took
+     * @param mails   how many mails it claimed, 0 or more
+     */
+    public void claimed(Duration elapsed, int mails) {
         claims.accept(elapsed);
+        for (int i = 0; i < mails; i++) {
+            claimedMails.run();
+        }
     }
 
     /**

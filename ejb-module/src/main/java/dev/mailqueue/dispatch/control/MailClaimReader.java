@@ -1,7 +1,9 @@
 package dev.mailqueue.dispatch.control;
 
 import dev.mailqueue.server.control.ServerInstance;
+import dev.mailqueue.account.control.Account;
 import dev.mailqueue.account.control.AccountHealth;
+import dev.mailqueue.account.control.AccountThrottle;
 import dev.mailqueue.account.control.Accounts;
 import dev.mailqueue.queue.control.AccountFilter;
 import dev.mailqueue.queue.control.ClaimedMail;
@@ -19,8 +21,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.HashSet;
 import java.util.Set;
+import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
@@ -59,6 +64,9 @@ public class MailClaimReader extends AbstractItemReader {
     AccountHealth health;
 
     @Inject
+    AccountThrottle throttle;
+
+    @Inject
     Accounts accounts;
 
     @Inject
@@ -87,8 +95,10 @@ public class MailClaimReader extends AbstractItemReader {
                 return null;
             }
             try {
+                Set<String> skipped = new HashSet<>(unreachableAccounts());
+                Map<String, Integer> caps = rateCaps(now, skipped);
                 claim = transactions.claim(claimer.lease(), claimer.nextClaim(), server.name(), now, settings.batchSize(),
-                        AccountFilter.of(accounts.names(), unreachableAccounts(), accounts.defaultAccount().name()),
+                        AccountFilter.of(accounts.names(), skipped, accounts.defaultAccount().name()).capping(caps),
                         sweep.turn(now));
             } catch (RuntimeException e) {
                 if (!isLockConflict(e)) {
@@ -97,7 +107,7 @@ public class MailClaimReader extends AbstractItemReader {
                 LOG.info(() -> claimer.owner() + " stops: its claim lost a lock conflict (" + e.getMessage() + ")");
                 return null;
             }
-            metrics.claimed(Duration.ofNanos(System.nanoTime() - started));
+            metrics.claimed(Duration.ofNanos(System.nanoTime() - started), claim.mails().size());
             if (!claim.leaseHeld()) {
                 claimer.leaseLost();
                 LOG.warning(() -> claimer.owner() + " stops: its lease was taken back (it had run out)");
@@ -130,6 +140,44 @@ public class MailClaimReader extends AbstractItemReader {
             }
         }
         return skipped;
+    }
+
+    /**
+     * What the rate limits let each rate-limited account send now ({@link AccountThrottle#available}), shared
+     * among this server's claimers, so that the claim takes no more of its mail than it may send: each claimer
+     * takes at most its share, {@code available / claimers} and at least 1, so that claimers that read the
+     * same free slots at the same moment do not all take them. An account that may send nothing now is added
+     * to {@code skipped} (its mail waits, unclaimed, no attempt spent); one whose share is under a batch gets it
+     * as its cap. An account whose rate state cannot
+     * be read gets no cap (each mail then asks for its permit, as always). Servers do not share: claimers of
+     * several servers may still take more than the slots, and hand the rest back.
+     *
+     * @param now     now
+     * @param skipped accounts the claim leaves alone; added to
+     * @return caps of the accounts that may send fewer than a batch now
+     */
+    private Map<String, Integer> rateCaps(Instant now, Set<String> skipped) {
+        Map<String, Integer> caps = new HashMap<>();
+        for (Account account : accounts.all()) {
+            if (!account.isRateLimited() || skipped.contains(account.name())) {
+                continue;
+            }
+            int available;
+            try {
+                available = throttle.available(account, now);
+            } catch (RuntimeException e) {
+                LOG.log(Level.FINE, "rate state of account " + account.name() + " not readable; claiming without a cap", e);
+                continue;
+            }
+            int share = available == Integer.MAX_VALUE || available <= 0 ? available
+                    : Math.max(1, available / Math.max(1, settings.claimers()));
+            if (share <= 0) {
+                skipped.add(account.name());
+            } else if (share < settings.batchSize()) {
+                caps.put(account.name(), share);
+            }
+        }
+        return caps;
     }
 
     /** SQLSTATE class 40 is transaction rollback: deadlock victim or lock timeout. */

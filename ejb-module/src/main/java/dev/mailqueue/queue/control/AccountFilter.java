@@ -4,6 +4,7 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Which SMTP accounts' mails a claim may take: those of the accounts this server has, less those that
@@ -21,10 +22,22 @@ import java.util.List;
  * @param nullAllowed     true when mail without an account (queued before accounts existed, sent through
  *                        the default account) may be claimed
  * @param defaultAccount  the default account's name (its pause holds mail without an account too), or null
+ * <p>Caps keep a claim from taking more of a rate-limited account's mail than the account may send now
+ * ({@link #capping}): the claim takes each capped account's mail in a pick of its own, at most its cap, and
+ * the rest in one more ({@code ClaimStore}), so that a backlog on a throttled account is not claimed only to
+ * be handed back, and the other accounts' mail is not held behind it.
+ *
  * @param pausedCampaigns campaigns whose mail must not be claimed now
+ * @param caps            per account, the most of its mails a claim may take, 1 or more (an account that may
+ *                        send nothing now is left out of {@code accounts} instead); empty for no caps
  */
 public record AccountFilter(List<String> accounts, boolean nullAllowed, String defaultAccount,
-                            List<String> pausedCampaigns) {
+                            List<String> pausedCampaigns, Map<String, Integer> caps) {
+
+    /** A filter without caps. */
+    public AccountFilter(List<String> accounts, boolean nullAllowed, String defaultAccount, List<String> pausedCampaigns) {
+        this(accounts, nullAllowed, defaultAccount, pausedCampaigns, Map.of());
+    }
 
     /** A filter that leaves no campaign alone; the first account is the default one (as {@code Accounts} lists them). */
     public AccountFilter(List<String> accounts, boolean nullAllowed) {
@@ -42,10 +55,42 @@ public record AccountFilter(List<String> accounts, boolean nullAllowed, String d
                 !skipped.contains(defaultAccount), defaultAccount, List.of());
     }
 
-    /** Copies the lists. */
+    /** Copies the lists and checks the caps. */
     public AccountFilter {
         accounts = List.copyOf(accounts);
         pausedCampaigns = List.copyOf(pausedCampaigns);
+        caps = Map.copyOf(caps);
+        caps.forEach((account, cap) -> {
+            if (cap < 1) {
+                throw new IllegalArgumentException("cap of account " + account + " must be 1 or more: " + cap);
+            }
+        });
+    }
+
+    /**
+     * @param caps per account, the most of its mails a claim may take now, 1 or more
+     * @return the same filter with these caps
+     * @throws IllegalArgumentException when a cap is below 1
+     */
+    public AccountFilter capping(Map<String, Integer> caps) {
+        return new AccountFilter(accounts, nullAllowed, defaultAccount, pausedCampaigns, caps);
+    }
+
+    /**
+     * @param account a capped account
+     * @return the filter of that account's mail alone (with mail without an account when it is the default
+     *         account), without caps
+     */
+    AccountFilter only(String account) {
+        return new AccountFilter(accounts.contains(account) ? List.of(account) : List.of(),
+                nullAllowed && account.equals(defaultAccount), defaultAccount, pausedCampaigns);
+    }
+
+    /** @return the filter of the mail of every account without a cap, without caps */
+    AccountFilter uncapped() {
+        return new AccountFilter(accounts.stream().filter(a -> !caps.containsKey(a)).toList(),
+                nullAllowed && (defaultAccount == null || !caps.containsKey(defaultAccount)), defaultAccount,
+                pausedCampaigns);
     }
 
     /**
@@ -63,7 +108,7 @@ public record AccountFilter(List<String> accounts, boolean nullAllowed, String d
         }
         return new AccountFilter(accounts.stream().filter(a -> !pauses.accounts().contains(a)).toList(),
                 nullAllowed && (defaultAccount == null || !pauses.accounts().contains(defaultAccount)), defaultAccount,
-                pauses.campaigns());
+                pauses.campaigns(), caps);
     }
 
     /** @return true when no mail at all may be claimed: the claim need not look */

@@ -21,6 +21,7 @@ import java.util.HashSet;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.TreeMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -182,8 +183,32 @@ public class ClaimStore {
             return new Claim(List.of(), takenBack, false);
         }
         AccountFilter filter = accounts.pausing(DispatchPauseStore.read(c));
-        List<Long> ids = filter.claimsNothing() ? List.of() : d.lease().lease(c, lease, claimNo, now, limit, filter);
+        List<Long> ids = filter.claimsNothing() ? List.of() : lease(c, d, lease, claimNo, now, limit, filter);
         return new Claim(ids.isEmpty() ? List.of() : readClaimed(c, d, ids, lease, now), takenBack, true);
+    }
+
+    /**
+     * Takes up to {@code limit} mails, at most its cap of each capped account's ({@link AccountFilter#capping}):
+     * one pick per capped account, then one for the rest. All carry the same claim number; the send order within
+     * the claim is the order of {@link #readClaimed} (priority, age), the same wherever the rows came from.
+     */
+    private static List<Long> lease(Connection c, Dialect d, Lease lease, int claimNo, Instant now, int limit,
+                                    AccountFilter filter) throws SQLException {
+        if (filter.caps().isEmpty()) {
+            return d.lease().lease(c, lease, claimNo, now, limit, filter);
+        }
+        List<Long> ids = new ArrayList<>();
+        for (Map.Entry<String, Integer> cap : new TreeMap<>(filter.caps()).entrySet()) {
+            AccountFilter one = filter.only(cap.getKey());
+            if (ids.size() < limit && !one.claimsNothing()) {
+                ids.addAll(d.lease().lease(c, lease, claimNo, now, Math.min(cap.getValue(), limit - ids.size()), one));
+            }
+        }
+        AccountFilter rest = filter.uncapped();
+        if (ids.size() < limit && !rest.claimsNothing()) {
+            ids.addAll(d.lease().lease(c, lease, claimNo, now, limit - ids.size(), rest));
+        }
+        return ids;
     }
 
     /**

@@ -78,6 +78,32 @@ class AccountThrottleTest {
         }
     }
 
+    /** What the claim may take of an account's mail: the free slots, under a slow-down and the day's rest. */
+    @Test
+    void availableCountsWhatTheAccountMaySendNowWithoutTakingIt() {
+        Account fresh = account(5, 0);
+        assertThat(available(fresh, NOW)).as("no rows yet: every slot free").isEqualTo(5);
+        assertThat(available(account(0, 0), NOW)).isEqualTo(Integer.MAX_VALUE);
+
+        Account minute = account(5, 0);
+        grantedAt(minute, NOW, 2);
+        assertThat(available(minute, NOW.plusSeconds(1))).as("2 slots busy until NOW+60 s").isEqualTo(3);
+        assertThat(available(minute, NOW.plusSeconds(60))).isEqualTo(5);
+
+        Account account = account(5, 4);
+        grantedAt(account, NOW, 2);
+        assertThat(available(account, NOW.plusSeconds(1))).as("3 slots free, 2 of the day left").isEqualTo(2);
+        assertThat(available(account, NOW.plusSeconds(1))).as("reading takes nothing").isEqualTo(2);
+        grantedAt(account, NOW.plusSeconds(2), 2);
+        assertThat(available(account, NOW.plusSeconds(3))).as("the day's 4 are spent").isZero();
+
+        Account slowed = account(4, 0);
+        throttle(t -> t.slowDown(slowed, NOW));
+        assertThat(available(slowed, NOW.plusSeconds(1))).as("halved").isEqualTo(2);
+        grantedAt(slowed, NOW.plusSeconds(1), 1);
+        assertThat(available(slowed, NOW.plusSeconds(2))).isEqualTo(1);
+    }
+
     @Test
     void aSlotFreesSixtySecondsAfterItsSendFinished() {
         Account account = account(1, 0);
@@ -137,6 +163,11 @@ class AccountThrottleTest {
         assertThat(refused.retryAt(500)).as("all at midnight").isEqualTo(Instant.parse("2030-05-07T00:00:00Z"));
 
         assertThat(grantedAt(account, Instant.parse("2030-05-07T00:00:00Z"), 3)).isEqualTo(2);
+    }
+
+    private static int available(Account account, Instant at) {
+        Integer available = throttle(t -> t.available(account, at));
+        return available;
     }
 
     private static int grantedAt(Account account, Instant at, int tries) {

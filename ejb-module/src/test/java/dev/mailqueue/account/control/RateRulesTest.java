@@ -87,4 +87,13 @@ class RateRulesTest {
         assertThat(RateRules.dayStart(NOW)).isEqualTo(Instant.parse("2030-05-06T00:00:00Z"));
         assertThat(RateRules.nextDay(NOW)).isEqualTo(Instant.parse("2030-05-07T00:00:00Z"));
     }
+
+    @Test
+    void freeSlotsCountsTheSlotsFreeNowUpToTheLimitInForce() {
+        Instant now = Instant.parse("2030-01-01T00:00:00Z");
+        List<Instant> freeAt = List.of(now.minusSeconds(1), now, now.plusSeconds(1), now.plusSeconds(30));
+        assertThat(RateRules.freeSlots(4, freeAt, now)).isEqualTo(2);
+        assertThat(RateRules.freeSlots(2, freeAt, now)).as("a slow-down's lower limit: 2 busy of 2").isZero();
+        assertThat(RateRules.freeSlots(3, freeAt, now.plusSeconds(30))).isEqualTo(3);
+    }
 }

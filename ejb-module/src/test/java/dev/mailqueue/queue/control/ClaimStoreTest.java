@@ -225,6 +225,28 @@ class ClaimStoreTest {
                 .containsExactly("via default");
     }
 
+    /** A throttled account's backlog: the claim takes its cap of it and fills the batch with the others' mail. */
+    @Test
+    void aCappedAccountGivesAClaimNoMoreThanItsCapAndTheOthersFillTheBatch() {
+        for (int i = 0; i < 6; i++) {
+            enqueue(TestMails.account(mail("throttled " + i, 9, NOW.plusMillis(i)), "backup"));
+        }
+        enqueue(TestMails.account(mail("default, older", 4, NOW.minusSeconds(5)), "mailqueue"),
+                TestMails.account(mail("default", 4, NOW.plusSeconds(5)), "mailqueue"));
+        Lease lease = start("c#1", NOW.plusSeconds(10));
+        List<String> known = List.of("mailqueue", "backup");
+
+        ClaimStore.Claim first = claim(lease, 1, 4, NOW.plusSeconds(10), InDoubtPolicy.RESEND,
+                AccountFilter.of(known, Set.of(), "mailqueue").capping(java.util.Map.of("backup", 2)), false);
+
+        assertThat(first.mails()).as("in send order: priority, then age").extracting(ClaimedMail::subject)
+                .containsExactly("throttled 0", "throttled 1", "default, older", "default");
+        assertThat(claim(lease, 2, 10, NOW.plusSeconds(10), InDoubtPolicy.RESEND,
+                AccountFilter.of(known, Set.of(), "mailqueue").capping(java.util.Map.of("backup", 3)), false).mails())
+                .extracting(ClaimedMail::subject).containsExactly("throttled 2", "throttled 3", "throttled 4");
+        assertThat(db.number("SELECT COUNT(*) FROM MAIL_QUEUE WHERE CLAIMER IS NULL")).as("throttled 5").isEqualTo(1);
+    }
+
     @Test
     void aPausedAccountsMailWaitsQueuedWithItsAttemptsUntilResumed() {
         DispatchPauseStore pauses = DispatchPauseStore.on(db.tables());
