@@ -29,7 +29,8 @@ class OperationsIT extends QueueServerIT {
     void readyForEnqueuesWhileTheRelayIsAwayWithTheAccountShownDownAndAliveWhileTheTimerFires() {
         HttpResponse<String> ready = QueueApi.getAs(null, QueueApi.BASE, "/health/ready");
         assertThat(ready.statusCode()).as(ready.body()).isEqualTo(200);
-        assertThat(checks(ready.body())).containsEntry("database", "UP").containsEntry("smtp-accounts", "UP");
+        assertThat(checks(ready.body())).containsEntry("database", "UP").containsEntry("smtp-accounts", "UP")
+                .containsEntry("dispatch-record", "UP");
 
         SMTP.stop();
         try {

@@ -72,7 +72,7 @@ final class ReplicatedPostgres implements AutoCloseable {
         String dataDir = "/var/lib/postgresql/" + version + "/" + standby;
         // the standby's data directory is the primary's base backup; -R writes standby.signal and primary_conninfo
         run("bash", "-c", "rm -rf " + dataDir + "/*");
-        run("runuser", "-u", "postgres", "--", "pg_basebackup", "-D", dataDir, "-R", "-h", "127.0.0.1",
+        run("runuser", "-u", "postgres", "--", "pg_basebackup", "-D", dataDir, "-R", "--checkpoint=fast", "-h", "127.0.0.1",
                 "-p", String.valueOf(primaryPort), "-U", "postgres", "-d", "application_name=" + standby);
         run("pg_ctlcluster", version, standby, "start");
         execute(primaryPort, "postgres", "CREATE DATABASE " + database);
@@ -120,6 +120,57 @@ final class ReplicatedPostgres implements AutoCloseable {
     /** Promotes the standby, which then takes writes, as a failure detector does once it has decided. */
     void promoteStandby() throws IOException, InterruptedException {
         run("pg_ctlcluster", version, standby, "promote");
+    }
+
+    /**
+     * After {@link #stopPrimary()} and {@link #promoteStandby()}: the old primary's machine comes back and joins
+     * the new primary as its standby, from a fresh base backup, replicating asynchronously (the new primary
+     * names no synchronous standby), as a cluster manager rebuilds a failed node. Its port is
+     * {@link #primaryPort()} still.
+     */
+    void rejoinOldPrimaryAsAsyncStandby() throws IOException, InterruptedException, SQLException {
+        String dataDir = "/var/lib/postgresql/" + version + "/" + primary;
+        // once promoted in its turn it must not wait for a synchronous standby that is gone
+        run("pg_conftool", version, primary, "remove", "synchronous_standby_names");
+        run("bash", "-c", "rm -rf " + dataDir + "/*");
+        run("runuser", "-u", "postgres", "--", "pg_basebackup", "-D", dataDir, "-R", "--checkpoint=fast", "-h", "127.0.0.1",
+                "-p", String.valueOf(standbyPort), "-U", "postgres", "-d", "application_name=" + primary);
+        run("pg_ctlcluster", version, primary, "start");
+        for (int i = 0; i < 100 && !"async".equals(query(standbyPort, "postgres",
+                "SELECT sync_state FROM pg_stat_replication WHERE application_name = '" + primary + "'")); i++) {
+            Thread.sleep(100);
+        }
+        String state = query(standbyPort, "postgres",
+                "SELECT sync_state FROM pg_stat_replication WHERE application_name = '" + primary + "'");
+        if (!"async".equals(state)) {
+            throw new IllegalStateException("the old primary does not replicate asynchronously: " + state);
+        }
+    }
+
+    /**
+     * Stops the asynchronous standby of {@link #rejoinOldPrimaryAsAsyncStandby()} from receiving anything more
+     * (its {@code primary_conninfo} emptied and reloaded), as a slow or broken link leaves a standby behind,
+     * and returns once its WAL receiver is gone: from then on the new primary commits without it.
+     */
+    void cutReplicationToOldPrimary() throws SQLException, InterruptedException {
+        execute(primaryPort, "postgres", "ALTER SYSTEM SET primary_conninfo = ''");
+        execute(primaryPort, "postgres", "SELECT pg_reload_conf()");
+        for (int i = 0; i < 100 && !"0".equals(query(primaryPort, "postgres", "SELECT COUNT(*) FROM pg_stat_wal_receiver")); i++) {
+            Thread.sleep(50);
+        }
+        if (!"0".equals(query(primaryPort, "postgres", "SELECT COUNT(*) FROM pg_stat_wal_receiver"))) {
+            throw new IllegalStateException("the asynchronous standby still receives");
+        }
+    }
+
+    /** Stops the new primary at once (its machine dies), as {@link #stopPrimary()} did the first. */
+    void stopNewPrimary() throws IOException, InterruptedException {
+        run("pg_ctlcluster", version, standby, "stop", "-m", "immediate");
+    }
+
+    /** Promotes the old primary, now a standby that lags behind: what it did not receive is gone. */
+    void promoteOldPrimary() throws IOException, InterruptedException {
+        run("pg_ctlcluster", version, primary, "promote");
     }
 
     /**

@@ -34,6 +34,7 @@ class WildFlyManagementIT extends QueueServerIT {
         assertThat(ready.statusCode()).as(ready.body()).isEqualTo(200);
         assertThat(checks(ready.body())).as(ready.body()).containsEntry("database", "UP")
                 .containsEntry("smtp-accounts", "UP").containsEntry("webhooks", "UP").containsEntry("delivery-mode", "UP")
+                .containsEntry("dispatch-record", "UP")
                 .containsEntry("deployments-status", "UP");
         assertThat(ready.body()).as("the database check names the product").contains("\"mailqueue.ear\":\"OK\"", "\"product\":\"");
 

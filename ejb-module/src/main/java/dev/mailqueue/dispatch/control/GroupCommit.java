@@ -98,6 +98,7 @@ final class GroupCommit implements Runnable {
     private final BlockingQueue<Submission> waiting = new LinkedBlockingQueue<>();
     private volatile boolean stopped;
     private volatile Instant unavailableSince;
+    private volatile Instant writingSince;
     private volatile long written;
 
     GroupCommit(Writer writer) {
@@ -120,6 +121,14 @@ final class GroupCommit implements Runnable {
     /** @return since when writes fail for want of the database, or null while they succeed */
     Instant unavailableSince() {
         return unavailableSince;
+    }
+
+    /**
+     * @return since when the group now being written has been under way (its commit not returned, whether it
+     *         waits for the database or is tried again), or null while nothing is being written
+     */
+    Instant writingSince() {
+        return writingSince;
     }
 
     /** @return submissions not yet written */
@@ -168,18 +177,23 @@ final class GroupCommit implements Runnable {
     private boolean write(List<Submission> group) {
         List<Change> changes = new ArrayList<>();
         group.forEach(s -> changes.addAll(s.changes()));
+        writingSince = Instant.now();
         try {
-            if (!writeRetrying(changes)) {
-                return false;
-            }
-        } catch (RuntimeException refused) {
-            LOG.log(Level.WARNING, "the database refused a group of " + changes.size()
-                    + " dispatch changes; writing them one by one", refused);
-            for (Change change : changes) {
-                if (!writeAlone(change)) {
+            try {
+                if (!writeRetrying(changes)) {
                     return false;
                 }
+            } catch (RuntimeException refused) {
+                LOG.log(Level.WARNING, "the database refused a group of " + changes.size()
+                        + " dispatch changes; writing them one by one", refused);
+                for (Change change : changes) {
+                    if (!writeAlone(change)) {
+                        return false;
+                    }
+                }
             }
+        } finally {
+            writingSince = null;
         }
         written += changes.size();
         group.forEach(s -> s.ticket().future.complete(null));

@@ -58,6 +58,16 @@ public class OutcomeJournal {
     }
 
     /**
+     * @return since when the journal's current write has been under way without its commit returning, or
+     *         null while it writes nothing (a commit that waits, e.g. for PostgreSQL's only synchronous standby,
+     *         shows here while the database still answers reads)
+     */
+    public Instant writingSince() {
+        GroupCommit c = commits;
+        return c == null ? null : c.writingSince();
+    }
+
+    /**
      * Waits until the journal writes again, e.g. before a claimer that could not record goes on.
      *
      * @param atMost longest wait

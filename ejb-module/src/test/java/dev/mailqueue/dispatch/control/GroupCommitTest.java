@@ -84,6 +84,27 @@ class GroupCommitTest {
         assertThat(written.get(1)).as("the four that waited, in order").hasSize(8);
     }
 
+    /** A commit that does not return (a synchronous standby away) shows as a write under way since its start. */
+    @Test
+    void aWriteUnderWayShowsSinceWhenUntilItsCommitReturns() throws Exception {
+        CountDownLatch writeStarted = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        start((changes, verify) -> {
+            writeStarted.countDown();
+            await(release);
+            written.add(changes);
+        });
+        assertThat(cut.writingSince()).as("idle").isNull();
+        Instant before = Instant.now();
+        GroupCommit.Ticket ticket = cut.submit(List.of(mark(1)));
+        assertThat(writeStarted.await(5, TimeUnit.SECONDS)).isTrue();
+
+        assertThat(cut.writingSince()).isNotNull().isBetween(before, Instant.now());
+        release.countDown();
+        assertThat(ticket.await(5000)).isTrue();
+        assertThat(cut.writingSince()).as("written").isNull();
+    }
+
     @Test
     void whileTheDatabaseIsAwayChangesAreKeptAndWrittenWhenItAnswersVerifyingTheUnknownCommit() throws Exception {
         AtomicInteger calls = new AtomicInteger();
