@@ -109,42 +109,20 @@ public class AccountThrottle {
             return Integer.MAX_VALUE;
         }
         try (Connection c = dataSource.getConnection()) {
-            Instant dayStart = null;
-            int dayCount = 0;
-            RateRules.Slowed slowed = null;
-            try (PreparedStatement s = c.prepareStatement("SELECT DAY_START, DAY_COUNT, SLOWED_LIMIT, SLOWED_AT"
-                    + " FROM SMTP_ACCOUNT_RATE WHERE SMTP_ACCOUNT = ?")) {
-                s.setString(1, account.name());
-                try (ResultSet r = s.executeQuery()) {
-                    if (r.next()) {
-                        dayStart = SqlTime.get(r, 1);
-                        dayCount = r.getInt(2);
-                        int slowedLimit = r.getInt(3);
-                        Instant slowedAt = r.wasNull() ? null : SqlTime.get(r, 4);
-                        slowed = slowedAt == null ? null : new RateRules.Slowed(slowedLimit, slowedAt);
-                    }
-                }
+            State state = read(c, account.name());
+            if (state == null) {
+                state = new State(null, 0, null); // the account has never sent
             }
             int left = Integer.MAX_VALUE;
             if (account.perDay() > 0) {
-                left = account.perDay() - (RateRules.dayStart(now).equals(dayStart) ? dayCount : 0);
+                left = account.perDay() - (RateRules.dayStart(now).equals(state.dayStart) ? state.dayCount : 0);
             }
             if (account.perMinute() > 0) {
-                RateRules.Slowed inForce = RateRules.recover(account.perMinute(), slowed, now, account.window());
+                RateRules.Slowed inForce = RateRules.recover(account.perMinute(), state.slowed, now, account.window());
                 int limit = inForce == null ? account.perMinute() : inForce.limit();
                 List<Instant> freeAt = new ArrayList<>();
-                try (PreparedStatement s = c.prepareStatement(
-                        "SELECT FREE_AT FROM SMTP_ACCOUNT_SLOT WHERE SMTP_ACCOUNT = ? AND SLOT < ?")) {
-                    s.setString(1, account.name());
-                    s.setInt(2, account.perMinute());
-                    try (ResultSet r = s.executeQuery()) {
-                        while (r.next()) {
-                            freeAt.add(SqlTime.get(r, 1));
-                        }
-                    }
-                }
-                while (freeAt.size() < account.perMinute()) {
-                    freeAt.add(LONG_AGO); // a slot without its row yet is free
+                for (Instant t : readSlots(c, account)) {
+                    freeAt.add(t == null ? LONG_AGO : t); // a slot without its row yet is free
                 }
                 left = Math.min(left, RateRules.freeSlots(limit, freeAt, now));
             }
@@ -246,11 +224,18 @@ public class AccountThrottle {
                 s.executeUpdate();
             }
         }
+        return read(c, account);
+    }
+
+    /** @return the account's row, or null when it has none yet */
+    private static State read(Connection c, String account) throws SQLException {
         try (PreparedStatement s = c.prepareStatement("SELECT DAY_START, DAY_COUNT, SLOWED_LIMIT, SLOWED_AT"
                 + " FROM SMTP_ACCOUNT_RATE WHERE SMTP_ACCOUNT = ?")) {
             s.setString(1, account);
             try (ResultSet r = s.executeQuery()) {
-                r.next();
+                if (!r.next()) {
+                    return null;
+                }
                 int slowedLimit = r.getInt(3);
                 boolean slowed = !r.wasNull();
                 Instant slowedAt = SqlTime.get(r, 4);
@@ -262,17 +247,7 @@ public class AccountThrottle {
 
     /** @return free-from times of slots 0 .. perMinute - 1, creating missing slot rows as free */
     private static List<Instant> slots(Connection c, Account account, Instant now) throws SQLException {
-        Instant[] freeAt = new Instant[account.perMinute()];
-        try (PreparedStatement s = c.prepareStatement(
-                "SELECT SLOT, FREE_AT FROM SMTP_ACCOUNT_SLOT WHERE SMTP_ACCOUNT = ? AND SLOT < ?")) {
-            s.setString(1, account.name());
-            s.setInt(2, account.perMinute());
-            try (ResultSet r = s.executeQuery()) {
-                while (r.next()) {
-                    freeAt[r.getInt(1)] = SqlTime.get(r, 2);
-                }
-            }
-        }
+        Instant[] freeAt = readSlots(c, account);
         List<Instant> result = new ArrayList<>(freeAt.length);
         for (int slot = 0; slot < freeAt.length; slot++) {
             if (freeAt[slot] == null) {
@@ -288,6 +263,22 @@ public class AccountThrottle {
             result.add(freeAt[slot]);
         }
         return result;
+    }
+
+    /** @return free-from times of slots 0 .. perMinute - 1, null for a slot without its row yet */
+    private static Instant[] readSlots(Connection c, Account account) throws SQLException {
+        Instant[] freeAt = new Instant[account.perMinute()];
+        try (PreparedStatement s = c.prepareStatement(
+                "SELECT SLOT, FREE_AT FROM SMTP_ACCOUNT_SLOT WHERE SMTP_ACCOUNT = ? AND SLOT < ?")) {
+            s.setString(1, account.name());
+            s.setInt(2, account.perMinute());
+            try (ResultSet r = s.executeQuery()) {
+                while (r.next()) {
+                    freeAt[r.getInt(1)] = SqlTime.get(r, 2);
+                }
+            }
+        }
+        return freeAt;
     }
 
     private static void setFreeAt(Connection c, String account, int slot, Instant freeAt) throws SQLException {
