@@ -65,7 +65,11 @@ final class SmtpCatcher {
         return greenMail == null ? List.of() : Arrays.asList(greenMail.getReceivedMessages());
     }
 
-    /** @return the messages in the inbox of {@code email}: what the SMTP envelope delivered to it */
+    /**
+     * @return the messages in the inbox of {@code email}: what the SMTP envelope delivered to it. A message that
+     *         an IMAP client (the bounce intake) expunges while this reads may leave a null in GreenMail's
+     *         list: it is gone, and left out.
+     */
     List<MimeMessage> inbox(String email) {
         GreenMailUser user = greenMail.getUserManager().getUserByEmail(email);
         if (user == null) {
@@ -73,7 +77,9 @@ final class SmtpCatcher {
         }
         try {
             return greenMail.getManagers().getImapHostManager().getInbox(user).getMessages().stream()
+                    .filter(java.util.Objects::nonNull)
                     .map(StoredMessage::getMimeMessage)
+                    .filter(java.util.Objects::nonNull)
                     .toList();
         } catch (FolderException e) {
             throw new IllegalStateException(e);
