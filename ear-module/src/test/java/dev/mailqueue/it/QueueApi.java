@@ -84,6 +84,18 @@ final class QueueApi {
                 .POST(HttpRequest.BodyPublishers.ofString(json)));
     }
 
+    /**
+     * POSTs a finished message to /api/mails as {@code message/rfc822}, as the sender.
+     *
+     * @param query   the query with its {@code ?}, or empty
+     * @param message the RFC 5322 message
+     */
+    static HttpResponse<String> postRaw(String query, byte[] message) {
+        return send(TestUser.SENDER, HttpRequest.newBuilder(URI.create(BASE + "/api/mails" + query))
+                .header("Content-Type", "message/rfc822")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(message)));
+    }
+
     /** @return a receipt from a JSON body */
     static EnqueueReceipt receipt(String body) {
         return JSON.fromJson(body, EnqueueReceipt.class);

@@ -51,6 +51,29 @@ public interface MailQueue {
             SenderNotAllowedException, IdempotencyConflictException, IdempotencyKeyReusedException;
 
     /**
+     * Queues a finished RFC 5322 message as it is (raw MIME), in the caller's transaction like
+     * {@link #enqueue(MailRequest)}, at most once per idempotency key as {@link #enqueue(MailRequest, String)}.
+     * The same rules apply as to a composed mail: the caller may send as the envelope sender and as every
+     * address of the message's {@code From} and {@code Sender} fields, the recipients pass the suppression
+     * list, the options their limits. What the queue changes in the message is said on {@link RawMail}.
+     *
+     * @param mail           the message, its envelope and options
+     * @param idempotencyKey the caller's key for this mail (1 to 255 printable ASCII characters), or null
+     * @return the new mail's receipt (its Message-ID: the message's own, or the one the queue added), or the
+     *         earlier one's for a repeated key
+     * @throws InvalidMailException          when the message is not an RFC 5322 message the queue can send, or an
+     *                                       option breaks a rule: names the field ({@code message}, a header field
+     *                                       such as {@code Message-ID}, {@code envelopeTo[0]}, {@code priority}) and
+     *                                       why; also when its Message-ID is already a queued mail's
+     * @throws SenderNotAllowedException     when the caller may not send as the envelope sender ({@code from}) or an
+     *                                       address of the From or Sender field
+     * @throws IdempotencyConflictException  when a concurrent enqueue with the same key committed first
+     * @throws IdempotencyKeyReusedException when the key first queued a different message or options
+     */
+    EnqueueReceipt enqueueRaw(RawMail mail, String idempotencyKey) throws InvalidMailException,
+            SenderNotAllowedException, IdempotencyConflictException, IdempotencyKeyReusedException;
+
+    /**
      * Queues up to {@link MailLimits#BATCH} mails at once, all or nothing, in the caller's transaction
      * like {@link #enqueue(MailRequest)}.
      *

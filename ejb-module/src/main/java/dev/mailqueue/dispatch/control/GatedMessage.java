@@ -44,7 +44,7 @@ import java.util.Enumeration;
  */
 class GatedMessage extends MimeMessage {
 
-    private static final byte[] CRLF = {'\r', '\n'};
+    static final byte[] CRLF = {'\r', '\n'};
 
     private final String messageId;
     private SendGate mark = SendGate.OPEN;
@@ -83,7 +83,20 @@ class GatedMessage extends MimeMessage {
      */
     @Override
     public Address[] getFrom() throws MessagingException {
-        return envelopeSender != null ? new Address[]{envelopeSender} : super.getFrom();
+        return envelopeSender != null ? new Address[]{envelopeSender} : defaultSender();
+    }
+
+    /** @return the envelope sender when none is set: the From header's addresses */
+    Address[] defaultSender() throws MessagingException {
+        return super.getFrom();
+    }
+
+    /**
+     * @return true when the message as a whole needs SMTPUTF8 whatever its recipients: a raw message whose
+     *         header fields hold UTF-8 ({@link RawGatedMessage}); a composed one needs it only for an address
+     */
+    boolean needsSmtpUtf8() {
+        return false;
     }
 
     /**
@@ -117,11 +130,7 @@ class GatedMessage extends MimeMessage {
     @Override
     public void writeTo(OutputStream out, String[] ignoreList) throws IOException, MessagingException {
         dataBegun = true;
-        if (hasUtf8Headers(ignoreList)) {
-            writeUtf8(out, ignoreList);
-        } else {
-            super.writeTo(out, ignoreList);
-        }
+        writeMessage(out, ignoreList);
         try {
             if (!mark.await(markWaitMillis)) {
                 throw new MarkNotRecordedException(markWaitMillis);
@@ -131,6 +140,31 @@ class GatedMessage extends MimeMessage {
             throw new MarkNotRecordedException(0);
         }
         dataEnded = true;
+    }
+
+    /**
+     * Writes the message itself: in UTF-8 where a header field needs it ({@link #writeUtf8}), else as
+     * {@link MimeMessage#writeTo} does.
+     */
+    void writeMessage(OutputStream out, String[] ignoreList) throws IOException, MessagingException {
+        if (hasUtf8Headers(ignoreList)) {
+            writeUtf8(out, ignoreList);
+        } else {
+            super.writeTo(out, ignoreList);
+        }
+    }
+
+    /**
+     * Writes the header fields that are not ignored, each line in UTF-8 (ASCII stays ASCII), then the empty line
+     * that ends the header section.
+     */
+    void writeHeaderLines(OutputStream out, String[] ignoreList) throws IOException, MessagingException {
+        Enumeration<String> lines = getNonMatchingHeaderLines(ignoreList);
+        while (lines.hasMoreElements()) {
+            out.write(lines.nextElement().getBytes(StandardCharsets.UTF_8));
+            out.write(CRLF);
+        }
+        out.write(CRLF);
     }
 
     /**
@@ -157,12 +191,7 @@ class GatedMessage extends MimeMessage {
         if (!saved) {
             saveChanges();
         }
-        Enumeration<String> lines = getNonMatchingHeaderLines(ignoreList);
-        while (lines.hasMoreElements()) {
-            out.write(lines.nextElement().getBytes(StandardCharsets.UTF_8));
-            out.write(CRLF);
-        }
-        out.write(CRLF);
+        writeHeaderLines(out, ignoreList);
         OutputStream content = MimeUtility.encode(out, getEncoding());
         getDataHandler().writeTo(content);
         content.flush();

@@ -247,11 +247,12 @@ final class MailDelivery implements AutoCloseable {
             Address[] envelope = targets;
             List<RecipientResult> notSmtpUtf8 = List.of();
             SmtpUtf8Gate.Split utf8 = SmtpUtf8Gate.split(targets);
-            boolean authorNeedsSmtpUtf8 = SmtpUtf8Gate.needsSmtpUtf8(mail.from());
+            boolean authorNeedsSmtpUtf8 = SmtpUtf8Gate.needsSmtpUtf8(mail.from()) || message.needsSmtpUtf8();
             if ((authorNeedsSmtpUtf8 || !utf8.refused().isEmpty()) && !connection.offersSmtpUtf8()) {
                 if (authorNeedsSmtpUtf8) { // the From field, and MAIL FROM unless VERP or mail.smtp.from replace it
                     settle(permit, true);
-                    return attempt(mail, started, Verdict.PERMANENT, SmtpReply.NONE, SmtpUtf8Gate.SENDER_REASON,
+                    return attempt(mail, started, Verdict.PERMANENT, SmtpReply.NONE, message.needsSmtpUtf8()
+                                    ? SmtpUtf8Gate.HEADER_REASON : SmtpUtf8Gate.SENDER_REASON,
                             List.of(), account.name());
                 }
                 notSmtpUtf8 = utf8.refused();

@@ -71,6 +71,9 @@ public final class MimeMessageFactory {
      */
     static GatedMessage compose(Session session, ClaimedMail mail, ClaimedMail.Body body, AttachmentReader attachments,
                                 List<NewMail.Header> added) throws MessagingException {
+        if (body.raw() != null) {
+            return raw(session, mail, body, added);
+        }
         GatedMessage message = new GatedMessage(session, mail.messageId());
         AddressNames names = mail.names();
         // Set as text, not with setFrom/setRecipients: with mail.mime.allowutf8 on the session, those would
@@ -104,6 +107,23 @@ public final class MimeMessageFactory {
             message.setContent(mixed);
         }
         message.saveChanges();
+        return message;
+    }
+
+    /**
+     * A raw mail's stored message, with the fields the queue writes at sending added after its own (ASCII, so they
+     * never make the message need SMTPUTF8).
+     */
+    private static GatedMessage raw(Session session, ClaimedMail mail, ClaimedMail.Body body,
+                                    List<NewMail.Header> added) throws MessagingException {
+        List<String> recipients = new java.util.ArrayList<>(mail.to());
+        recipients.addAll(mail.cc());
+        recipients.addAll(mail.bcc());
+        GatedMessage message = new RawGatedMessage(session, mail.messageId(), body.raw(), mail.from(), recipients,
+                body.utf8Headers());
+        for (NewMail.Header header : added) {
+            message.addHeader(header.name(), header.value());
+        }
         return message;
     }
 

@@ -30,6 +30,11 @@ final class SmtpUtf8Gate {
             + " SMTPUTF8 (RFC 6531 3.2), and the account cannot use it: its server does not offer SMTPUTF8, or its"
             + " mail session lacks mail.mime.allowutf8=true";
 
+    /** Why a raw mail whose header fields hold UTF-8 is refused. */
+    static final String HEADER_REASON = "not sent: the message's header fields hold UTF-8 (RFC 6532), which needs"
+            + " SMTPUTF8 (RFC 6531 3.2), and the account cannot use it: its server does not offer SMTPUTF8, or its"
+            + " mail session lacks mail.mime.allowutf8=true";
+
     /**
      * The recipients of one send over a server without SMTPUTF8.
      *

@@ -10,12 +10,15 @@ import dev.mailqueue.api.InvalidMailException;
 import dev.mailqueue.api.MailNotFoundException;
 import dev.mailqueue.api.MailQueueRemote;
 import dev.mailqueue.api.MailRequest;
+import dev.mailqueue.api.RawMail;
 import dev.mailqueue.api.MailStateException;
 import dev.mailqueue.api.MailStatus;
 import dev.mailqueue.api.MailView;
 import dev.mailqueue.api.SenderNotAllowedException;
 import dev.mailqueue.mail.control.IdempotencyKeys;
 import dev.mailqueue.mail.control.MailFactory;
+import dev.mailqueue.mail.control.RawEnvelope;
+import dev.mailqueue.mail.control.RawMessage;
 import dev.mailqueue.mail.control.MailRequestValidator;
 import dev.mailqueue.mail.control.MailViews;
 import dev.mailqueue.mail.control.MailsEnqueued;
@@ -109,12 +112,59 @@ public class Mails implements MailQueueLocal, MailQueueRemote {
         budget.check(request);
         validator.check(request);
         String caller = checkSender(request);
+        return once(caller, idempotencyKey, () -> RequestFingerprint.of(request),
+                (scoped, fingerprint) -> factory.create(request, Instant.now(), caller, scoped, fingerprint));
+    }
+
+    @Override
+    public EnqueueReceipt enqueueRaw(RawMail mail, String idempotencyKey) throws InvalidMailException,
+            SenderNotAllowedException, IdempotencyConflictException, IdempotencyKeyReusedException {
+        if (mail == null || mail.getMessage() == null) {
+            throw new InvalidMailException(List.of(new FieldError("message", "is required: an RFC 5322 message")));
+        }
+        budget.checkRaw(mail.getMessage().length);
+        RawMessage message = RawMessage.parse(mail.getMessage());
+        RawEnvelope envelope = RawEnvelope.of(mail, message);
+        try {
+            validator.check(envelope.request());
+        } catch (InvalidMailException e) {
+            throw envelope.renamed(e);
+        }
+        if (mail.getUnsubscribeList() != null && (message.has("List-Unsubscribe") || message.has("List-Unsubscribe-Post"))) {
+            throw new InvalidMailException(List.of(new FieldError("message.List-Unsubscribe",
+                    "is written by the queue when unsubscribeList is set: leave it out of the message")));
+        }
+        String caller = checkRawSender(envelope, message);
+        return once(caller, idempotencyKey, () -> RequestFingerprint.of(mail), (scoped, fingerprint) -> {
+            Optional<String> own = message.messageId();
+            if (own.isPresent() && store.findByMessageId(own.get()).isPresent()) {
+                throw new InvalidMailException(List.of(new FieldError("message.Message-ID", "is already the"
+                        + " Message-ID of a mail in the queue: a Message-ID names one message (RFC 5322 3.6.4)")));
+            }
+            return factory.createRaw(envelope.stored(message), message, Instant.now(), caller, scoped, fingerprint);
+        });
+    }
+
+    /** Makes the mails of one request, given its scoped idempotency key and fingerprint (both null without a key). */
+    @FunctionalInterface
+    private interface Creation {
+        MailGroup create(String scopedKey, String fingerprint) throws InvalidMailException;
+    }
+
+    /**
+     * Queues what {@code creation} makes, at most once per idempotency key and caller.
+     *
+     * @return the new mail's receipt, or the earlier enqueue's, marked duplicate
+     */
+    private EnqueueReceipt once(String caller, String idempotencyKey, java.util.function.Supplier<String> fingerprinter,
+                                Creation creation) throws InvalidMailException, IdempotencyConflictException,
+            IdempotencyKeyReusedException {
         if (idempotencyKey == null) {
-            return queue(List.of(factory.create(request, Instant.now(), caller, null, null))).get(0);
+            return queue(List.of(creation.create(null, null))).get(0);
         }
         IdempotencyKeys.check(idempotencyKey);
         String scoped = IdempotencyKeys.scoped(caller, idempotencyKey); // one user's key never finds another's mail
-        String fingerprint = RequestFingerprint.of(request);
+        String fingerprint = fingerprinter.get();
         Optional<EnqueueStore.EarlierEnqueue> earlier = store.findByIdempotencyKey(scoped);
         if (earlier.isPresent()) {
             EnqueueStore.EarlierEnqueue first = earlier.get();
@@ -128,13 +178,36 @@ public class Mails implements MailQueueLocal, MailQueueRemote {
             return receipt;
         }
         try {
-            return queue(List.of(factory.create(request, Instant.now(), caller, scoped, fingerprint))).get(0);
+            return queue(List.of(creation.create(scoped, fingerprint))).get(0);
         } catch (StoreException e) {
             if (EnqueueStore.isUniqueViolation(e)) { // a racing duplicate committed first
                 throw new IdempotencyConflictException(idempotencyKey);
             }
             throw e;
         }
+    }
+
+    /**
+     * @return the caller, once it may send as the raw mail's envelope sender (with its account and list) and as
+     *         every address of the message's From and Sender fields
+     * @throws SenderNotAllowedException naming the first field it may not send as
+     */
+    private String checkRawSender(RawEnvelope envelope, RawMessage message) throws SenderNotAllowedException {
+        String caller = caller();
+        boolean admin = isAdmin();
+        Optional<FieldError> refused = senders.check(caller, admin, envelope.request(), "from")
+                .map(e -> new FieldError(envelope.rename(e.getField()), e.getMessage()));
+        List<jakarta.mail.internet.InternetAddress> authors = new ArrayList<>(message.from());
+        message.sender().ifPresent(authors::add);
+        for (int i = 0; refused.isEmpty() && i < authors.size(); i++) {
+            String field = i < message.from().size() ? "message.From" : "message.Sender";
+            refused = senders.check(caller, admin, new MailRequest().from(authors.get(i).getAddress()), "from")
+                    .map(e -> new FieldError(field, e.getMessage()));
+        }
+        if (refused.isPresent()) {
+            throw new SenderNotAllowedException(caller, List.of(refused.get()));
+        }
+        return caller;
     }
 
     @Override

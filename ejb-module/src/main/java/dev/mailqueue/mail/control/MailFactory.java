@@ -70,6 +70,36 @@ public class MailFactory {
     }
 
     /**
+     * @param envelope    a raw mail's envelope and options that passed {@link MailRequestValidator}
+     *                    ({@link RawEnvelope#stored})
+     * @param message     its message
+     * @param now         now, the mail's created-at and the Date it gets when it has none
+     * @param enqueuedBy  the user that enqueues
+     * @param key         the idempotency key scoped to the user, or null
+     * @param fingerprint the raw mail's digest when a key is given ({@link RequestFingerprint#of(dev.mailqueue.api.RawMail)}),
+     *                    or null
+     * @return the one mail: its Message-ID the message's own, or a new one that is added to it; its From name the
+     *         first From address's; the message as {@link RawMessage#stored} gives it
+     */
+    public MailGroup createRaw(MailRequest envelope, RawMessage message, Instant now, String enqueuedBy, String key,
+                               String fingerprint) {
+        List<List<Mailbox>> lists = distinct(envelope.getTo(), envelope.getCc(), envelope.getBcc());
+        Mailbox from = MailboxParser.parseValid(envelope.getFrom());
+        String messageId = message.messageId().orElseGet(() -> messageIds.create(from.address()));
+        Instant notBefore = envelope.getNotBefore();
+        NewMail mail = new NewMail(messageId,
+                envelope.getPriority() == null ? MailLimits.PRIORITY_DEFAULT : envelope.getPriority(),
+                now, notBefore == null || notBefore.isBefore(now) ? now : notBefore, attempts(),
+                expiry(envelope.getExpiresAt(), now), from.address(), blankToNull(message.from().get(0).getPersonal()),
+                null, addresses(lists.get(0)), addresses(lists.get(1)), addresses(lists.get(2)), message.subject(),
+                null, null, accounts.route(envelope.getAccount(), from.address()).name(), enqueuedBy, List.of(),
+                List.of(), envelope.getUnsubscribeList(), AddressNames.NONE, blankToNull(envelope.getReference()),
+                envelope.getCampaign(), tags(envelope.getTags()),
+                new NewMail.Raw(message.stored(messageId, now), message.utf8Headers()));
+        return new MailGroup(List.of(mail), false, key, fingerprint);
+    }
+
+    /**
      * Addresses are stored bare, with the domain as A-labels ({@link Mailbox#address()}); the From name
      * is {@code fromName} or else the name given in {@code from}; the other names go to {@link AddressNames}.
      */

@@ -74,6 +74,33 @@ public final class RequestFingerprint {
         return HexFormat.of().formatHex(digest.digest());
     }
 
+    /**
+     * @param mail a raw mail
+     * @return its digest, 64 lower-case hex digits: of the message's bytes, its envelope and options, marked as
+     *         raw so that it never equals a composed request's
+     */
+    public static String of(dev.mailqueue.api.RawMail mail) {
+        MessageDigest digest;
+        try {
+            digest = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java platform has SHA-256", e);
+        }
+        text(digest, "raw");
+        bytes(digest, mail.getMessage());
+        text(digest, mail.getEnvelopeFrom());
+        list(digest, mail.getEnvelopeTo());
+        text(digest, mail.getPriority() == null ? null : mail.getPriority().toString());
+        text(digest, mail.getNotBefore() == null ? null : mail.getNotBefore().toString());
+        text(digest, mail.getExpiresAt() == null ? null : mail.getExpiresAt().toString());
+        text(digest, mail.getAccount());
+        text(digest, mail.getCampaign());
+        text(digest, mail.getReference());
+        list(digest, mail.getTags());
+        text(digest, mail.getUnsubscribeList());
+        return HexFormat.of().formatHex(digest.digest());
+    }
+
     private static void named(MessageDigest digest, String name, String value) {
         if (value != null) {
             text(digest, name);

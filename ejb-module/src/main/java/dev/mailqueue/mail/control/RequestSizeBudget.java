@@ -69,6 +69,19 @@ public class RequestSizeBudget {
     }
 
     /**
+     * @param messageBytes the size of a raw mail's message, bytes (its envelope and options are a few hundred
+     *                     bytes at most, and not counted)
+     * @throws InvalidMailException naming {@code message} when it is larger than the budget
+     */
+    public void checkRaw(long messageBytes) throws InvalidMailException {
+        if (messageBytes > maxRequestBytes) {
+            throw new InvalidMailException(List.of(new FieldError("message", "is " + messageBytes
+                    + " bytes, more than the " + maxRequestBytes + " bytes this server takes in one request ("
+                    + SETTING + ")")));
+        }
+    }
+
+    /**
      * @param requests the mails of one bulk enqueue, as {@code POST /api/mails/batch} would carry them; null
      *                 passes (the validator refuses it)
      * @throws InvalidMailException naming the field at which the batch passes the budget, e.g.

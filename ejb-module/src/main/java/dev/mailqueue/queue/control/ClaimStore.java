@@ -381,7 +381,7 @@ public class ClaimStore {
             + " CASE WHEN LENGTH(m.TEXT_BODY) <= " + CLAIM_BODY_CHARS + " THEN m.TEXT_BODY END,"
             + " CASE WHEN LENGTH(m.HTML_BODY) <= " + CLAIM_BODY_CHARS + " THEN m.HTML_BODY END, m.COPY_OF,"
             + " m.UNSUBSCRIBE_LIST, m.ADDRESS_NAMES,"
-            + " CASE WHEN EXISTS (SELECT 1 FROM SUPPRESSION) THEN 1 ELSE 0 END"
+            + " CASE WHEN EXISTS (SELECT 1 FROM SUPPRESSION) THEN 1 ELSE 0 END, m.RAW_SIZE"
             + " FROM MAIL_QUEUE q JOIN MAIL_MESSAGE m ON m.ID = q.MAIL_ID WHERE q.MAIL_ID IN (%s)"
             + " ORDER BY q.PRIORITY DESC, q.CREATED_AT, q.MAIL_ID";
 
@@ -413,7 +413,10 @@ public class ClaimStore {
                     boolean noText = r.wasNull();
                     long htmlLength = r.getLong(18);
                     boolean noHtml = r.wasNull();
-                    boolean bodiesRead = (noText || textLength <= CLAIM_BODY_CHARS) && (noHtml || htmlLength <= CLAIM_BODY_CHARS);
+                    r.getInt(25);
+                    boolean raw = !r.wasNull(); // its message is read when it is composed
+                    boolean bodiesRead = !raw && (noText || textLength <= CLAIM_BODY_CHARS)
+                            && (noHtml || htmlLength <= CLAIM_BODY_CHARS);
                     ClaimedMail.Body body = bodiesRead ? new ClaimedMail.Body(r.getString(19), r.getString(20)) : null;
                     int headers = r.getInt(15);
                     boolean headersUnknown = r.wasNull();
@@ -592,18 +595,20 @@ public class ClaimStore {
 
     /**
      * @param mailId a mail
-     * @return its text and HTML bodies (read alone for a mail whose bodies a claim left out)
+     * @return its text and HTML bodies, or a raw mail's message (read alone for a mail whose bodies a claim left
+     *         out, and for every raw mail)
      * @throws StoreException when the database fails or the mail is gone
      */
     public ClaimedMail.Body body(long mailId) {
         try (Connection c = tables.connect();
-             PreparedStatement s = c.prepareStatement("SELECT TEXT_BODY, HTML_BODY FROM MAIL_MESSAGE WHERE ID = ?")) {
+             PreparedStatement s = c.prepareStatement("SELECT m.TEXT_BODY, m.HTML_BODY, r.CONTENT, r.UTF8_HEADERS"
+                     + " FROM MAIL_MESSAGE m LEFT JOIN MAIL_RAW r ON r.MAIL_ID = m.ID WHERE m.ID = ?")) {
             s.setLong(1, mailId);
             try (ResultSet r = s.executeQuery()) {
                 if (!r.next()) {
                     throw new StoreException("mail " + mailId + " is gone", new SQLException("no row", "02000"));
                 }
-                return new ClaimedMail.Body(r.getString(1), r.getString(2));
+                return new ClaimedMail.Body(r.getString(1), r.getString(2), r.getBytes(3), r.getInt(4) == 1);
             }
         } catch (SQLException e) {
             throw new StoreException("could not read the bodies of mail " + mailId, e);

@@ -64,12 +64,20 @@ public record ClaimedMail(long id, String messageId, Instant createdAt, int atte
     }
 
     /**
-     * A mail's text and HTML bodies.
+     * A mail's text and HTML bodies, or for a raw mail its message.
      *
-     * @param text the text body, or null
-     * @param html the HTML body, or null
+     * @param text        the text body, or null
+     * @param html        the HTML body, or null
+     * @param raw         a raw mail's message as it is sent (header fields, an empty line, the body); null for a
+     *                    composed mail
+     * @param utf8Headers whether the raw message's header fields hold UTF-8 (RFC 6532): it needs SMTPUTF8
      */
-    public record Body(String text, String html) {
+    public record Body(String text, String html, byte[] raw, boolean utf8Headers) {
+
+        /** The bodies of a composed mail. */
+        public Body(String text, String html) {
+            this(text, html, null, false);
+        }
     }
 
     /**

@@ -34,8 +34,8 @@ public class EnqueueStore {
             + " FROM_ADDRESS, FROM_NAME, REPLY_TO, TO_ADDRESSES, CC_ADDRESSES,"
             + " BCC_ADDRESSES, SUBJECT, TEXT_BODY, HTML_BODY, EXPIRES_AT, IDEMPOTENCY_KEY, IDEMPOTENCY_FINGERPRINT,"
             + " COPY_OF, SMTP_ACCOUNT, ENQUEUED_BY, HEADER_COUNT, ATTACHMENT_COUNT, UNSUBSCRIBE_LIST,"
-            + " ADDRESS_NAMES, REFERENCE, CAMPAIGN, TAGS)"
-            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+            + " ADDRESS_NAMES, REFERENCE, CAMPAIGN, TAGS, RAW_SIZE)"
+            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 
     /** What changes while the mail waits: a row of the narrow queue, which leaves when the mail is finished. */
     static final String INSERT_QUEUED = "INSERT INTO MAIL_QUEUE (MAIL_ID, PRIORITY, CREATED_AT, DUE_AT, ATTEMPTS_LEFT,"
@@ -45,6 +45,9 @@ public class EnqueueStore {
 
     static final String INSERT_ATTACHMENT = "INSERT INTO MAIL_ATTACHMENT (MAIL_ID, SEQ_NO, FILE_NAME, CONTENT_TYPE,"
             + " SIZE_BYTES, CONTENT) VALUES (?, ?, ?, ?, ?, ?)";
+
+    /** A raw mail's message, as it is sent (V15). */
+    static final String INSERT_RAW = "INSERT INTO MAIL_RAW (MAIL_ID, UTF8_HEADERS, CONTENT) VALUES (?, ?, ?)";
 
     static final String INSERT_HEADER = "INSERT INTO MAIL_HEADER (MAIL_ID, SEQ_NO, HEADER_NAME, HEADER_VALUE)"
             + " VALUES (?, ?, ?, ?)";
@@ -108,7 +111,7 @@ public class EnqueueStore {
                             log.add(suppressedAtEnqueue(id, mail, blocked, status, server));
                         }
                         queued.add(new Enqueued(id, mail.messageId(), status, blocked));
-                        anyParts |= !mail.attachments().isEmpty() || !mail.headers().isEmpty();
+                        anyParts |= !mail.attachments().isEmpty() || !mail.headers().isEmpty() || mail.raw() != null;
                     }
                     result.add(queued);
                 }
@@ -157,6 +160,11 @@ public class EnqueueStore {
         setText(s, 24, mail.reference());
         setText(s, 25, mail.campaign());
         setText(s, 26, mail.tags().isEmpty() ? null : String.join(",", mail.tags()));
+        if (mail.raw() == null) {
+            s.setNull(27, Types.INTEGER);
+        } else {
+            s.setInt(27, mail.raw().content().length);
+        }
     }
 
     private static void bindQueued(PreparedStatement s, long id, NewMail mail, boolean settled) throws SQLException {
@@ -190,11 +198,16 @@ public class EnqueueStore {
     private static void insertParts(Connection c, List<MailGroup> groups, long[] ids) throws SQLException {
         boolean anyAttachment = false;
         boolean anyHeader = false;
+        boolean anyRaw = false;
         for (MailGroup group : groups) {
             for (NewMail mail : group.mails()) {
                 anyAttachment |= !mail.attachments().isEmpty();
                 anyHeader |= !mail.headers().isEmpty();
+                anyRaw |= mail.raw() != null;
             }
+        }
+        if (anyRaw) {
+            insertRaw(c, groups, ids);
         }
         if (anyAttachment) {
             insertAttachments(c, groups, ids);
@@ -226,6 +239,24 @@ public class EnqueueStore {
                 }
             }
             attachments.executeBatch();
+        }
+    }
+
+    private static void insertRaw(Connection c, List<MailGroup> groups, long[] ids) throws SQLException {
+        try (PreparedStatement raw = c.prepareStatement(INSERT_RAW)) {
+            int next = 0;
+            for (MailGroup group : groups) {
+                for (NewMail mail : group.mails()) {
+                    long id = ids[next++];
+                    if (mail.raw() != null) {
+                        raw.setLong(1, id);
+                        raw.setInt(2, mail.raw().utf8Headers() ? 1 : 0);
+                        raw.setBytes(3, mail.raw().content());
+                        raw.addBatch();
+                    }
+                }
+            }
+            raw.executeBatch();
         }
     }
 
@@ -265,6 +296,24 @@ public class EnqueueStore {
      * @param status its status now
      */
     public record Copy(Enqueued mail, MailStatus status) {
+    }
+
+    /**
+     * @param messageId a Message-ID with its angle brackets
+     * @return the id of the mail that carries it, if the queue holds one (Message-IDs are unique here:
+     *         MAIL_MESSAGE_MESSAGE_ID_UQ)
+     * @throws StoreException when the database fails
+     */
+    public Optional<Long> findByMessageId(String messageId) {
+        try (Connection c = tables.connect();
+             PreparedStatement s = c.prepareStatement("SELECT ID FROM MAIL_MESSAGE WHERE MESSAGE_ID = ?")) {
+            s.setString(1, messageId);
+            try (ResultSet r = s.executeQuery()) {
+                return r.next() ? Optional.of(r.getLong(1)) : Optional.empty();
+            }
+        } catch (SQLException e) {
+            throw new StoreException("could not look up Message-ID " + messageId, e);
+        }
     }
 
     /**

@@ -33,18 +33,32 @@ import java.util.List;
  * @param reference   the caller's own reference, at most 255 characters, or null
  * @param campaign    the campaign, or null
  * @param tags        its tags, at most 10, none holding a comma
+ * @param raw         for a mail handed over as a finished message (raw MIME), that message; null for a
+ *                    composed mail
  */
 public record NewMail(String messageId, int priority, Instant createdAt, Instant notBefore, int attempts,
                       Instant expiresAt, String from, String fromName, String replyTo, List<String> to,
                       List<String> cc, List<String> bcc, String subject, String text, String html, String account,
                       String enqueuedBy, List<Attachment> attachments, List<Header> headers,
                       String unsubscribeList, AddressNames names, String reference, String campaign,
-                      List<String> tags) {
+                      List<String> tags, Raw raw) {
 
     /** Copies the tags; no names is {@link AddressNames#NONE}. */
     public NewMail {
         tags = tags == null ? List.of() : List.copyOf(tags);
         names = names == null ? AddressNames.NONE : names;
+    }
+
+    /** A composed mail. */
+    public NewMail(String messageId, int priority, Instant createdAt, Instant notBefore, int attempts,
+                   Instant expiresAt, String from, String fromName, String replyTo, List<String> to,
+                   List<String> cc, List<String> bcc, String subject, String text, String html, String account,
+                   String enqueuedBy, List<Attachment> attachments, List<Header> headers,
+                   String unsubscribeList, AddressNames names, String reference, String campaign,
+                   List<String> tags) {
+        this(messageId, priority, createdAt, notBefore, attempts, expiresAt, from, fromName, replyTo, to, cc, bcc,
+                subject, text, html, account, enqueuedBy, attachments, headers, unsubscribeList, names, reference,
+                campaign, tags, null);
     }
 
     /** A mail without names on Reply-To or the recipients, of no campaign, without reference or tags. */
@@ -64,6 +78,15 @@ public record NewMail(String messageId, int priority, Instant createdAt, Instant
                    String enqueuedBy, List<Attachment> attachments, List<Header> headers) {
         this(messageId, priority, createdAt, notBefore, attempts, expiresAt, from, fromName, replyTo, to, cc, bcc,
                 subject, text, html, account, enqueuedBy, attachments, headers, (String) null);
+    }
+
+    /**
+     * A finished RFC 5322 message, as it is stored and sent.
+     *
+     * @param content     its bytes: header fields, an empty line, the body
+     * @param utf8Headers whether a header field holds UTF-8 (RFC 6532): it is sent only with SMTPUTF8
+     */
+    public record Raw(byte[] content, boolean utf8Headers) {
     }
 
     /**

@@ -56,13 +56,7 @@ public class JsonBodyReader implements MessageBodyReader<Object> {
             throw new ProblemException(new Problem("urn:mailqueue:problem:malformed-json", "Malformed request body", 400,
                     "The body is not one valid JSON text; nothing was done.", e.errors()));
         } catch (RequestBodyException e) {
-            throw new ProblemException(e.status() == 413
-                    ? new Problem("urn:mailqueue:problem:request-too-large", "Content Too Large", 413,
-                            "The request body is larger than this server accepts; nothing was done.",
-                            List.of(new FieldError("", e.getMessage() + " (mailqueue.http.max-request-bytes)")))
-                    : new Problem("urn:mailqueue:problem:malformed-request", "Bad Request", 400,
-                            "The request body is incomplete or its framing is broken; nothing was done.",
-                            List.of(new FieldError(e.field(), e.getMessage()))));
+            throw unreadable(e);
         }
         List<FieldError> errors = new ArrayList<>();
         Object result;
@@ -91,5 +85,20 @@ public class JsonBodyReader implements MessageBodyReader<Object> {
         return List.class.isAssignableFrom(type) && genericType instanceof ParameterizedType parameterized
                 && parameterized.getActualTypeArguments().length == 1
                 && parameterized.getActualTypeArguments()[0] == MailRequest.class;
+    }
+
+    /**
+     * @param e why a request body could not be read to its end
+     * @return the answer: 413 naming the limit for a body over {@code mailqueue.http.max-request-bytes}, else 400
+     *         naming the header whose promise the body broke
+     */
+    public static ProblemException unreadable(RequestBodyException e) {
+        return new ProblemException(e.status() == 413
+                ? new Problem("urn:mailqueue:problem:request-too-large", "Content Too Large", 413,
+                        "The request body is larger than this server accepts; nothing was done.",
+                        List.of(new FieldError("", e.getMessage() + " (mailqueue.http.max-request-bytes)")))
+                : new Problem("urn:mailqueue:problem:malformed-request", "Bad Request", 400,
+                        "The request body is incomplete or its framing is broken; nothing was done.",
+                        List.of(new FieldError(e.field(), e.getMessage()))));
     }
 }

@@ -40,8 +40,9 @@ import java.util.logging.Logger;
  *       ({@link LimitedInputStream}), so a chunked one over the limit stops there with 413 too;</li>
  *   <li>for state-changing methods (all but GET, HEAD, OPTIONS, TRACE), the cross-site request
  *       forgery guard: a body must be {@code application/json} (415 otherwise, 400 for a
- *       Content-Type that does not parse), which a web page cannot send to another site without
- *       that site's CORS consent, and {@link OriginCheck} on {@code Origin} and
+ *       Content-Type that does not parse), or {@code message/rfc822} for a raw mail posted to
+ *       {@value #RAW_MAIL_PATH}; a web page can send neither to another site without
+ *       that site's CORS consent (neither is a CORS-safelisted type, Fetch §2.2.2); and {@link OriginCheck} on {@code Origin} and
  *       {@code Sec-Fetch-Site} (403); not for the one-click unsubscribe links
  *       ({@value #UNSUBSCRIBE_PATH}), which a mailbox provider posts with a form body from its own
  *       servers, and which the signed token in the path authorises;</li>
@@ -66,6 +67,9 @@ public class RequestGuard extends HttpFilter {
      * cross-site guard; framing, size and memory limits apply as everywhere.
      */
     static final String UNSUBSCRIBE_PATH = "/api/unsubscribe/";
+
+    /** Where a raw mail ({@code message/rfc822}) is posted: the only place that takes a body other than JSON. */
+    static final String RAW_MAIL_PATH = "/api/mails";
 
     /** The console's policy: its own files only, no framing, no plugins, no forms posting elsewhere. */
     static final String CONSOLE_POLICY = "default-src 'self'; frame-ancestors 'none'; base-uri 'none';"
@@ -149,7 +153,9 @@ public class RequestGuard extends HttpFilter {
                                     : "is not a media type (RFC 9110 8.3.1)"));
                     return;
                 }
-                if (!type.get().isJson()) {
+                boolean rawMail = type.get().isMessage() && request.getMethod().equals("POST")
+                        && request.getRequestURI().equals(request.getContextPath() + RAW_MAIL_PATH);
+                if (!type.get().isJson() && !rawMail) {
                     refuse(response, 415, "urn:mailqueue:problem:unsupported-media-type", "Unsupported Media Type",
                             "The request body must be application/json; nothing was done.",
                             new FieldError("Content-Type", "must be application/json (UTF-8)"));

@@ -72,6 +72,14 @@ public record MediaTypeHeader(String type, String subtype, Map<String, String> p
                 && "utf-8".equalsIgnoreCase(parameters.getOrDefault("charset", ""));
     }
 
+    /**
+     * @return whether this is {@code message/rfc822} (RFC 2046 §5.2.1: a complete RFC 5322 message; the type
+     *         defines no parameters, so none is taken)
+     */
+    public boolean isMessage() {
+        return type.equals("message") && subtype.equals("rfc822") && parameters.isEmpty();
+    }
+
     static boolean isTokenChar(int c) {
         return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
                 || c < 128 && c >= 0 && TCHAR_SYMBOLS.indexOf(c) >= 0;

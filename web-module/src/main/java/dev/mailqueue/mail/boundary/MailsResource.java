@@ -1,6 +1,11 @@
 package dev.mailqueue.mail.boundary;
 
 import dev.mailqueue.api.EnqueueReceipt;
+import dev.mailqueue.api.FieldError;
+import dev.mailqueue.api.RawMail;
+import dev.mailqueue.http.boundary.JsonBodyReader;
+import dev.mailqueue.http.control.RawMailQuery;
+import dev.mailqueue.http.control.RequestBodyException;
 import dev.mailqueue.api.IdempotencyConflictException;
 import dev.mailqueue.api.IdempotencyKeyReusedException;
 import dev.mailqueue.api.InvalidMailException;
@@ -23,10 +28,14 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.SecurityContext;
 import jakarta.ws.rs.core.UriInfo;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.logging.Logger;
 
@@ -90,6 +99,66 @@ public class MailsResource {
                 .entity(receipt)
                 .location(uri.getAbsolutePathBuilder().path(Long.toString(receipt.getId())).build())
                 .build();
+    }
+
+    /**
+     * Queues a finished RFC 5322 message (raw MIME) and returns at once, as {@link #enqueue} does a composed
+     * mail, with the same answers, idempotency and limits. The message is sent byte for byte but for what the queue
+     * must change ({@link dev.mailqueue.api.RawMail}).
+     *
+     * @param body           the message ({@code Content-Type: message/rfc822}), at most
+     *                       {@code mailqueue.http.max-request-bytes} bytes
+     * @param idempotencyKey the caller's key for this mail, or null
+     * @param uri            the query: {@code from}, {@code to} (repeated), {@code priority}, {@code notBefore},
+     *                       {@code expiresAt}, {@code account}, {@code campaign}, {@code reference}, {@code tag}
+     *                       (repeated), {@code unsubscribeList} ({@link RawMailQuery})
+     * @return 202 Accepted (200 for a repeated key) with {@code {id, messageId, status}} and its Location; 400
+     *         naming {@code message}, a header field ({@code message.From}) or a parameter; 403 for a sender the
+     *         caller may not use; 413 for a message over the limit
+     * @throws IOException when the connection fails while the body is read
+     */
+    @POST
+    @Consumes("message/rfc822")
+    @Operation(summary = "Enqueue a finished RFC 5322 message (raw MIME)", description = "The body is the message;"
+            + " the envelope comes from the query (from, to repeated) or from its From/Sender and To/Cc/Bcc fields."
+            + " The queue removes Bcc and adds Message-ID and Date where missing; nothing else changes.")
+    public Response enqueueRaw(InputStream body, @HeaderParam("Idempotency-Key") String idempotencyKey,
+                               @Context UriInfo uri, @Context SecurityContext security)
+            throws IOException, InvalidMailException, SenderNotAllowedException, IdempotencyKeyReusedException {
+        byte[] message;
+        try {
+            message = body.readAllBytes();
+        } catch (RequestBodyException e) {
+            throw JsonBodyReader.unreadable(e);
+        }
+        List<FieldError> errors = new ArrayList<>();
+        RawMail mail = RawMailQuery.bind(message, uri.getQueryParameters(), errors);
+        if (!errors.isEmpty()) {
+            throw new InvalidMailException(errors);
+        }
+        EnqueueReceipt receipt;
+        try {
+            try {
+                receipt = mails.enqueueRaw(mail, idempotencyKey);
+            } catch (IdempotencyConflictException raced) {
+                receipt = mails.enqueueRaw(mail, idempotencyKey); // the winner has committed: its mail
+            }
+        } catch (IdempotencyConflictException again) {
+            throw new IllegalStateException("idempotency key conflicted twice", again);
+        } catch (InvalidMailException e) {
+            throw new InvalidMailException(parameters(e.getErrors()));
+        } catch (SenderNotAllowedException e) {
+            throw new SenderNotAllowedException(security.getUserPrincipal().getName(), parameters(e.getErrors()));
+        }
+        return Response.status(receipt.isDuplicate() ? Response.Status.OK : Response.Status.ACCEPTED)
+                .entity(receipt)
+                .location(uri.getAbsolutePathBuilder().path(Long.toString(receipt.getId())).build())
+                .build();
+    }
+
+    /** @return the errors with the envelope's fields named as the query names them */
+    private static List<FieldError> parameters(List<FieldError> errors) {
+        return errors.stream().map(e -> new FieldError(RawMailQuery.parameter(e.getField()), e.getMessage())).toList();
     }
 
     /**

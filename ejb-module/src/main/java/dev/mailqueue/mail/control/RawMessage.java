@@ -1,0 +1,365 @@
+package dev.mailqueue.mail.control;
+
+import dev.mailqueue.api.FieldError;
+import dev.mailqueue.api.InvalidMailException;
+import dev.mailqueue.api.MailLimits;
+import jakarta.mail.internet.AddressException;
+import jakarta.mail.internet.InternetAddress;
+import jakarta.mail.internet.MailDateFormat;
+import jakarta.mail.internet.MimeUtility;
+
+import java.io.ByteArrayOutputStream;
+import java.io.UnsupportedEncodingException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Date;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TimeZone;
+import java.util.regex.Pattern;
+
+/**
+ * A finished RFC 5322 message handed to the queue (raw MIME), checked against the grammar the queue relies on
+ * and read for what the queue needs of it: the From, Sender, To, Cc and Bcc addresses, the Message-ID and the
+ * Subject. The message is kept as bytes and never re-encoded: {@link #stored} gives it as it is sent, the
+ * {@code Bcc} field left out and {@code Message-ID} and {@code Date} put first where it lacks them.
+ *
+ * <p>Refused, each with a {@link FieldError} naming {@code message} or the header field
+ * ({@code message.From}):
+ * <ul>
+ *   <li>a line over 998 octets without its CRLF (RFC 5322 §2.1.1; RFC 5321 §4.5.3.1.6 allows 1,000 with
+ *       it), or a NUL octet (RFC 5322 §2.3, RFC 6152: not even 8BITMIME carries one);</li>
+ *   <li>a header section that is not one: a line that is neither {@code name: value} (RFC 5322 §2.2, the name
+ *       printable ASCII without a colon) nor the folded continuation of one, before the first empty line;</li>
+ *   <li>a header field whose non-ASCII octets are not UTF-8 (RFC 6532 §3.2); one that is UTF-8 makes the
+ *       message one that is sent only with SMTPUTF8 ({@link #utf8Headers()});</li>
+ *   <li>no From field, or one without an address, or several addresses in From without a Sender field, or a
+ *       field that RFC 5322 §3.6 allows once (Date, From, Sender, Reply-To, To, Cc, Bcc, Message-ID,
+ *       In-Reply-To, References, Subject) given twice;</li>
+ *   <li>an address list that does not parse, and a Message-ID that is not an RFC 5322 §3.6.4 msg-id of at most
+ *       255 characters ({@code <left@right>}, printable ASCII).</li>
+ * </ul>
+ * The work is linear in the message's size: one pass over its bytes, and the header fields parsed once.
+ */
+public final class RawMessage {
+
+    /** RFC 5322 §2.1.1: a line is at most 998 characters without its CRLF. */
+    public static final int LINE_OCTETS = 998;
+
+    /** The Message-ID column: 255 characters with the angle brackets. */
+    static final int MESSAGE_ID_CHARS = 255;
+
+    /** RFC 5322 §3.6: the fields a message may have at most once. */
+    private static final Set<String> ONCE = Set.of("date", "from", "sender", "reply-to", "to", "cc", "bcc",
+            "message-id", "in-reply-to", "references", "subject");
+
+    /** RFC 5322 §3.6.4 msg-id, without comments or folding: id-left and id-right of printable ASCII. */
+    private static final Pattern MSG_ID = Pattern.compile("<[\\x21-\\x3b\\x3d\\x3f-\\x7e&&[^@]]+@[\\x21-\\x3b\\x3d\\x3f-\\x7e&&[^@]]+>");
+
+    private static final byte[] CRLF = {'\r', '\n'};
+
+    /**
+     * One header field as it came: its bytes (with its continuation lines and line ends) and its value.
+     *
+     * @param name  the field name as written
+     * @param start the offset of its first octet in the message
+     * @param end   the offset after its last line end
+     * @param value its value unfolded (RFC 5322 §2.2.3), decoded as UTF-8, without the leading blank
+     */
+    record Field(String name, int start, int end, String value) {
+
+        boolean is(String other) {
+            return name.equalsIgnoreCase(other);
+        }
+    }
+
+    private final byte[] source;
+    private final List<Field> fields;
+    private final int bodyStart;
+    private final boolean utf8Headers;
+
+    private RawMessage(byte[] source, List<Field> fields, int bodyStart, boolean utf8Headers) {
+        this.source = source;
+        this.fields = fields;
+        this.bodyStart = bodyStart;
+        this.utf8Headers = utf8Headers;
+    }
+
+    /**
+     * @param source the message's bytes, not null
+     * @return the message, checked
+     * @throws InvalidMailException naming {@code message} or the header field at fault (the first fault of the
+     *                              header section and every fault of the required fields)
+     */
+    public static RawMessage parse(byte[] source) throws InvalidMailException {
+        if (source.length == 0) {
+            throw invalid("message", "is empty: an RFC 5322 message (header fields, an empty line, the body) is required");
+        }
+        List<Field> fields = new ArrayList<>();
+        boolean utf8 = false;
+        int bodyStart = source.length;
+        boolean inHeader = true;
+        int fieldStart = -1;
+        String fieldName = null;
+        int line = 0;
+        int pos = 0;
+        while (pos < source.length) {
+            line++;
+            int lf = indexOf(source, (byte) '\n', pos);
+            int next = lf < 0 ? source.length : lf + 1;
+            int end = lf < 0 ? source.length : lf > pos && source[lf - 1] == '\r' ? lf - 1 : lf;
+            if (end - pos > LINE_OCTETS) {
+                throw invalid("message", "line " + line + " is " + (end - pos) + " octets long; at most "
+                        + LINE_OCTETS + " are allowed without the CRLF (RFC 5322 2.1.1)");
+            }
+            if (indexOf(source, (byte) 0, pos, end) >= 0) {
+                throw invalid("message", "line " + line + " holds a NUL octet, which no message may carry (RFC 5322 2.3)");
+            }
+            if (inHeader) {
+                boolean continuation = end > pos && (source[pos] == ' ' || source[pos] == '\t');
+                if (end == pos || !continuation) {
+                    if (fieldName != null) {
+                        Field field = field(source, fieldName, fieldStart, pos);
+                        utf8 |= !isAscii(source, fieldStart, pos);
+                        fields.add(field);
+                        fieldName = null;
+                    }
+                }
+                if (end == pos) {
+                    inHeader = false;
+                    bodyStart = next;
+                } else if (continuation) {
+                    if (fieldStart < 0) {
+                        throw invalid("message", "line 1 begins with a blank: a message begins with a header field"
+                                + " (RFC 5322 2.2)");
+                    }
+                } else {
+                    fieldName = fieldName(source, pos, end, line);
+                    fieldStart = pos;
+                }
+            }
+            pos = next;
+        }
+        if (fieldName != null) {
+            fields.add(field(source, fieldName, fieldStart, source.length));
+            utf8 |= !isAscii(source, fieldStart, source.length);
+        }
+        RawMessage message = new RawMessage(source, List.copyOf(fields), bodyStart, utf8);
+        message.checkFields();
+        return message;
+    }
+
+    /** @return the field name of a line that starts a field */
+    private static String fieldName(byte[] source, int start, int end, int line) throws InvalidMailException {
+        int colon = indexOf(source, (byte) ':', start, end);
+        boolean valid = colon > start;
+        for (int i = start; valid && i < colon; i++) {
+            valid = source[i] >= 33 && source[i] <= 126;
+        }
+        if (!valid) {
+            throw invalid("message", "line " + line + " is neither a header field (name: value, RFC 5322 2.2) nor"
+                    + " the continuation of one; the header section ends at the first empty line");
+        }
+        return new String(source, start, colon - start, StandardCharsets.US_ASCII);
+    }
+
+    private static Field field(byte[] source, String name, int start, int end) throws InvalidMailException {
+        String text;
+        try {
+            text = StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(source, start, end - start)).toString();
+        } catch (CharacterCodingException e) {
+            throw invalid("message." + name, "holds octets that are not UTF-8; a header field may hold only ASCII or"
+                    + " UTF-8 (RFC 6532 3.2)");
+        }
+        String value = MimeUtility.unfold(text.substring(name.length() + 1)).strip();
+        return new Field(name, start, end, value);
+    }
+
+    /** Checks the fields of RFC 5322 §3.6 the queue relies on. */
+    private void checkFields() throws InvalidMailException {
+        List<FieldError> errors = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        for (Field field : fields) {
+            String key = field.name().toLowerCase(Locale.ROOT);
+            if (ONCE.contains(key) && !seen.add(key)) {
+                errors.add(new FieldError("message." + field.name(), "appears more than once; RFC 5322 3.6 allows it once"));
+            }
+        }
+        if (!errors.isEmpty()) {
+            throw new InvalidMailException(errors);
+        }
+        List<InternetAddress> from = addresses("From", errors);
+        List<InternetAddress> sender = addresses("Sender", errors);
+        if (errors.isEmpty() && from.isEmpty()) {
+            errors.add(new FieldError("message.From", "is required: a message names its author (RFC 5322 3.6.2)"));
+        } else if (errors.isEmpty() && from.size() > 1 && sender.isEmpty()) {
+            errors.add(new FieldError("message.Sender", "is required when From names more than one author"
+                    + " (RFC 5322 3.6.2)"));
+        }
+        if (sender.size() > 1) {
+            errors.add(new FieldError("message.Sender", "must be one address (RFC 5322 3.6.2)"));
+        }
+        for (String list : List.of("To", "Cc", "Bcc", "Reply-To")) {
+            addresses(list, errors);
+        }
+        value("Message-ID").ifPresent(id -> {
+            if (id.length() > MESSAGE_ID_CHARS || !MSG_ID.matcher(id).matches()) {
+                errors.add(new FieldError("message.Message-ID", "is not one RFC 5322 3.6.4 msg-id (<left@right>, printable"
+                        + " ASCII, at most " + MESSAGE_ID_CHARS + " characters)"));
+            }
+        });
+        if (!errors.isEmpty()) {
+            throw new InvalidMailException(errors);
+        }
+    }
+
+    /**
+     * @param name   an address field
+     * @param errors where a field that does not parse is named
+     * @return its mailboxes, a group's members in place of the group; empty when it is absent or does not parse
+     */
+    private List<InternetAddress> addresses(String name, List<FieldError> errors) {
+        Optional<String> value = value(name);
+        if (value.isEmpty()) {
+            return List.of();
+        }
+        try {
+            List<InternetAddress> result = new ArrayList<>();
+            for (InternetAddress address : InternetAddress.parseHeader(value.get(), true)) {
+                if (address.isGroup()) {
+                    result.addAll(List.of(address.getGroup(true)));
+                } else {
+                    result.add(address);
+                }
+            }
+            return result;
+        } catch (AddressException e) {
+            errors.add(new FieldError("message." + name, "is not an RFC 5322 address list: " + e.getMessage()));
+            return List.of();
+        }
+    }
+
+    /** @return the value of the field, or empty when the message has none */
+    private Optional<String> value(String name) {
+        return fields.stream().filter(f -> f.is(name)).map(Field::value).findFirst();
+    }
+
+    /** @return the addresses of the From field (at least one) */
+    public List<InternetAddress> from() {
+        return addresses("From", new ArrayList<>());
+    }
+
+    /** @return the address of the Sender field, or empty */
+    public Optional<InternetAddress> sender() {
+        return addresses("Sender", new ArrayList<>()).stream().findFirst();
+    }
+
+    /**
+     * @param name {@code To}, {@code Cc} or {@code Bcc}
+     * @return the bare addresses of the field, in order; empty when it is absent
+     */
+    public List<String> recipients(String name) {
+        return addresses(name, new ArrayList<>()).stream().map(InternetAddress::getAddress).toList();
+    }
+
+    /** @return the message's own Message-ID, or empty when it has none */
+    public Optional<String> messageId() {
+        return value("Message-ID");
+    }
+
+    /**
+     * @return the Subject decoded (RFC 2047), at most {@link MailLimits#SUBJECT_CHARS} characters, for the
+     *         queue's views; null when it has none
+     */
+    public String subject() {
+        return value("Subject").map(s -> {
+            String decoded;
+            try {
+                decoded = MimeUtility.decodeText(s);
+            } catch (UnsupportedEncodingException e) {
+                decoded = s; // an unknown charset: shown as written
+            }
+            return decoded.length() > MailLimits.SUBJECT_CHARS ? decoded.substring(0, MailLimits.SUBJECT_CHARS) : decoded;
+        }).orElse(null);
+    }
+
+    /** @return whether a field of the given name is present */
+    public boolean has(String name) {
+        return fields.stream().anyMatch(f -> f.is(name));
+    }
+
+    /** @return true when a header field holds UTF-8 (RFC 6532): the message needs SMTPUTF8 (RFC 6531) */
+    public boolean utf8Headers() {
+        return utf8Headers;
+    }
+
+    /**
+     * @param messageId the Message-ID to add when the message has none, with angle brackets
+     * @param date      the origination date to add when it has none (RFC 5322 §3.6.1)
+     * @return the message as the queue stores and sends it: the added fields first, then its own fields in
+     *         their order and octets without {@code Bcc} (RFC 5322 §3.6.3: the queue sends the blind copies
+     *         through the envelope), then the rest as it came
+     */
+    public byte[] stored(String messageId, Instant date) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(source.length + 128);
+        if (!has("Message-ID")) {
+            out.writeBytes(("Message-ID: " + messageId).getBytes(StandardCharsets.US_ASCII));
+            out.writeBytes(CRLF);
+        }
+        if (!has("Date")) {
+            MailDateFormat format = new MailDateFormat();
+            format.setTimeZone(TimeZone.getTimeZone("UTC")); // the same on every server
+            out.writeBytes(("Date: " + format.format(Date.from(date))).getBytes(StandardCharsets.US_ASCII));
+            out.writeBytes(CRLF);
+        }
+        int copied = 0;
+        for (Field field : fields) {
+            if (field.is("Bcc")) {
+                out.write(source, copied, field.start() - copied);
+                copied = field.end();
+            }
+        }
+        out.write(source, copied, source.length - copied);
+        return out.toByteArray();
+    }
+
+    /** @return the offset of the body in the message as it came (its length when it has none) */
+    int bodyStart() {
+        return bodyStart;
+    }
+
+    private static boolean isAscii(byte[] source, int start, int end) {
+        for (int i = start; i < end; i++) {
+            if (source[i] < 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static int indexOf(byte[] source, byte b, int from) {
+        return indexOf(source, b, from, source.length);
+    }
+
+    private static int indexOf(byte[] source, byte b, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (source[i] == b) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static InvalidMailException invalid(String field, String reason) {
+        return new InvalidMailException(List.of(new FieldError(field, reason)));
+    }
+}
