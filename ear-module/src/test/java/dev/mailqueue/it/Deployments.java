@@ -5,8 +5,12 @@ import dev.mailqueue.it.apps.EventSubscriber;
 import dev.mailqueue.it.apps.EventsServlet;
 import dev.mailqueue.it.apps.ProbeServlet;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
+import java.io.File;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
+import org.jboss.shrinkwrap.api.spec.JavaArchive;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
+import dev.mailqueue.it.apps.LegacyMailServlet;
+import dev.mailqueue.transport.QueueTransport;
 
 /**
  * What the integration tests deploy beside the queue: the two helper applications. (The queue's EAR is
@@ -40,6 +44,47 @@ final class Deployments {
                             </login-config>
                         </web-app>
                         """));
+    }
+
+    /**
+     * @return legacy.war: an application written for a relay ({@link LegacyMailServlet}) with the queue's Jakarta
+     *         Mail transport in WEB-INF/lib (mailqueue-transport.jar, with its providers files) and the client jar's
+     *         classes, and HTTP Basic login as {@link #caller()} has
+     */
+    static WebArchive legacy() {
+        return ShrinkWrap.create(WebArchive.class, "legacy.war")
+                .addClass(LegacyMailServlet.class)
+                .addPackages(true, "dev.mailqueue.api")
+                .addAsLibrary(transportJar())
+                .setWebXML(new StringAsset("""
+                        <?xml version="1.0" encoding="UTF-8"?>
+                        <web-app xmlns="https://jakarta.ee/xml/ns/jakartaee" version="6.0">
+                            <login-config>
+                                <auth-method>BASIC</auth-method>
+                            </login-config>
+                        </web-app>
+                        """));
+    }
+
+    /**
+     * @return the transport jar as the build made it (its classes folder in the reactor, else the jar Maven
+     *         resolved): the providers files must be its own, and the test class path holds Angus Mail's of the same
+     *         names
+     */
+    static JavaArchive transportJar() {
+        try {
+            File built = new File(QueueTransport.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            if (built.isFile()) {
+                return ShrinkWrap.createFromZipFile(JavaArchive.class, built);
+            }
+            return ShrinkWrap.create(JavaArchive.class, "mailqueue-transport.jar")
+                    .addPackage(QueueTransport.class.getPackage())
+                    .addAsManifestResource(new File(built, "META-INF/javamail.providers"), "javamail.providers")
+                    .addAsManifestResource(new File(built, "META-INF/services/jakarta.mail.Provider"),
+                            "services/jakarta.mail.Provider");
+        } catch (java.net.URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /**

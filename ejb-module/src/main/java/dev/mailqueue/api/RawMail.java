@@ -23,16 +23,18 @@ public class RawMail implements Serializable {
 
     private static final long serialVersionUID = 1L;
 
+    // Lists are plain ArrayLists and times ISO-8601 text, as on MailRequest: Liberty's ORB (Yoko) marshals
+    // neither an unmodifiable list's class nor java.time types on Java 17, and the remote view would fail.
     private byte[] message;
     private String envelopeFrom;
-    private List<String> envelopeTo = new ArrayList<>();
+    private ArrayList<String> envelopeTo = new ArrayList<>();
     private Integer priority;
-    private Instant notBefore;
-    private Instant expiresAt;
+    private String notBefore;
+    private String expiresAt;
     private String account;
     private String campaign;
     private String reference;
-    private List<String> tags = new ArrayList<>();
+    private ArrayList<String> tags = new ArrayList<>();
     private String unsubscribeList;
 
     /** An empty one; set at least {@link #setMessage(byte[]) the message}. */
@@ -92,22 +94,22 @@ public class RawMail implements Serializable {
 
     /** @return not sent before this, or null */
     public Instant getNotBefore() {
-        return notBefore;
+        return notBefore == null ? null : Instant.parse(notBefore);
     }
 
     /** @param notBefore not sent before this, or null for now */
     public void setNotBefore(Instant notBefore) {
-        this.notBefore = notBefore;
+        this.notBefore = notBefore == null ? null : notBefore.toString();
     }
 
     /** @return not sent after this, or null */
     public Instant getExpiresAt() {
-        return expiresAt;
+        return expiresAt == null ? null : Instant.parse(expiresAt);
     }
 
     /** @param expiresAt EXPIRED instead of sent after this; null for the queue's maximum lifetime */
     public void setExpiresAt(Instant expiresAt) {
-        this.expiresAt = expiresAt;
+        this.expiresAt = expiresAt == null ? null : expiresAt.toString();
     }
 
     /** @return the SMTP account asked for, or null for the server's routing */
