@@ -18,6 +18,20 @@ import dev.mailqueue.transport.QueueTransport;
  */
 final class Deployments {
 
+    /**
+     * A web.xml with HTTP Basic login, so that a request's user is the identity of its EJB calls (Liberty
+     * authenticates the credentials of a request to an unprotected servlet without it; WildFly only with a login
+     * configuration).
+     */
+    private static final String BASIC_LOGIN = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <web-app xmlns="https://jakarta.ee/xml/ns/jakartaee" version="6.0">
+                <login-config>
+                    <auth-method>BASIC</auth-method>
+                </login-config>
+            </web-app>
+            """;
+
     private Deployments() {
     }
 
@@ -36,14 +50,7 @@ final class Deployments {
         return ShrinkWrap.create(WebArchive.class, "caller.war")
                 .addClass(CallerServlet.class)
                 .addPackages(true, "dev.mailqueue.api")
-                .setWebXML(new StringAsset("""
-                        <?xml version="1.0" encoding="UTF-8"?>
-                        <web-app xmlns="https://jakarta.ee/xml/ns/jakartaee" version="6.0">
-                            <login-config>
-                                <auth-method>BASIC</auth-method>
-                            </login-config>
-                        </web-app>
-                        """));
+                .setWebXML(new StringAsset(BASIC_LOGIN));
     }
 
     /**
@@ -56,14 +63,7 @@ final class Deployments {
                 .addClass(LegacyMailServlet.class)
                 .addPackages(true, "dev.mailqueue.api")
                 .addAsLibrary(transportJar())
-                .setWebXML(new StringAsset("""
-                        <?xml version="1.0" encoding="UTF-8"?>
-                        <web-app xmlns="https://jakarta.ee/xml/ns/jakartaee" version="6.0">
-                            <login-config>
-                                <auth-method>BASIC</auth-method>
-                            </login-config>
-                        </web-app>
-                        """));
+                .setWebXML(new StringAsset(BASIC_LOGIN));
     }
 
     /**

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -36,6 +37,30 @@ final class PrivatePostfix {
                 Integer.toString(ASCII_PORT));
     }
 
+    /**
+     * Starts a second instance whose relay host is the queue's SMTP submission listener, logging in there as
+     * {@code user} over STARTTLS (SASL PLAIN); skips the test without Postfix or root.
+     *
+     * @param dir    its directory
+     * @param listen the port it takes mail on, from loopback clients without login
+     * @param relay  the submission port
+     * @param user   who it logs in as
+     */
+    static void startSubmissionRelay(Path dir, int listen, int relay, TestUser user)
+            throws IOException, InterruptedException {
+        assumeTrue(Files.isExecutable(Path.of("/usr/sbin/postfix")), "Debian's postfix is not installed");
+        assumeTrue("root".equals(System.getProperty("user.name")), "a private Postfix instance must be started as root");
+        run(Map.of("RELAY_SASL_USER", user.name(), "RELAY_SASL_PASSWORD", user.password()), "start",
+                dir.toAbsolutePath().toString(), Integer.toString(listen), Integer.toString(relay));
+    }
+
+    /** Stops the instance in {@code dir}, if one was started there. */
+    static void stop(Path dir) throws IOException, InterruptedException {
+        if (Files.isDirectory(dir)) {
+            run(Map.of(), "stop", dir.toAbsolutePath().toString());
+        }
+    }
+
     /** Stops the instance, if it was started. */
     static void stop() throws IOException, InterruptedException {
         if (Files.isDirectory(DIR)) {
@@ -49,11 +74,17 @@ final class PrivatePostfix {
     }
 
     private static void run(String... args) throws IOException, InterruptedException {
+        run(Map.of(), args);
+    }
+
+    private static void run(Map<String, String> environment, String... args) throws IOException, InterruptedException {
         String[] command = new String[args.length + 2];
         command[0] = "bash";
         command[1] = SCRIPT.toAbsolutePath().toString();
         System.arraycopy(args, 0, command, 2, args.length);
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().putAll(environment);
+        Process process = builder.start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("postfix-instance.sh %s", args[0]).isTrue();
         assertThat(process.exitValue()).as("postfix-instance.sh %s: %s", args[0], output).isZero();

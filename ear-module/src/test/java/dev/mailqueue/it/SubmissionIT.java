@@ -1,0 +1,204 @@
+package dev.mailqueue.it;
+
+import jakarta.mail.AuthenticationFailedException;
+import jakarta.mail.Message;
+import jakarta.mail.Session;
+import jakarta.mail.Transport;
+import jakarta.mail.internet.InternetAddress;
+import jakarta.mail.internet.MimeMessage;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Properties;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * SMTP submission into the queue (RFC 6409) with real clients: Angus Mail's SMTP transport with STARTTLS and AUTH
+ * submits a message, which the queue answers 250 with its id and Message-ID once queued and then delivers to the
+ * real SMTP server; a wrong password, AUTH before STARTTLS, a sender before AUTH, unknown commands, a message over
+ * the size limit, a sender the user may not use, a fourth message in one connection and a client that disconnects
+ * in the middle of DATA are each refused with their SMTP reply, and none of them queues anything.
+ */
+@Tag(QueueServerIT.DATABASE_NEUTRAL)
+class SubmissionIT extends QueueServerIT {
+
+    static final int PORT = Integer.getInteger("it.submission.port", 3137);
+
+    private static final Pattern QUEUED = Pattern.compile("250 2\\.0\\.0 queued as (\\d+) (<[^>]+>)");
+
+    @Test
+    void aMessageSubmittedWithStartTlsAndAuthIsAnswered250OnceQueuedAndArrives() throws Exception {
+        String to = "submitted-" + Long.toString(System.nanoTime(), 36) + "@submission.example";
+        Session session = Session.getInstance(client());
+        MimeMessage message = new MimeMessage(session);
+        message.setFrom("Shop <orders@shop.example>");
+        message.setRecipients(Message.RecipientType.TO, to);
+        message.setSubject("Submitted over SMTP");
+        message.setText("Hello from an SMTP client.");
+        message.saveChanges();
+
+        String reply;
+        try (Transport transport = session.getTransport("smtp")) {
+            transport.connect("localhost", PORT, TestUser.SENDER.name(), TestUser.SENDER.password());
+            transport.sendMessage(message, message.getAllRecipients());
+            reply = lastReply(transport);
+        }
+
+        Matcher queued = QUEUED.matcher(reply);
+        assertThat(queued.find()).as(reply).isTrue();
+        assertThat(queued.group(2)).as("the message's own Message-ID").isEqualTo(message.getMessageID());
+        QueueApi.awaitStatus(Long.parseLong(queued.group(1)), dev.mailqueue.api.MailStatus.SENT, Duration.ofSeconds(30));
+        await().atMost(Duration.ofSeconds(10)).until(() -> !SMTP.inbox(to).isEmpty());
+        MimeMessage arrived = SMTP.inbox(to).get(0);
+        assertThat(arrived.getMessageID()).isEqualTo(message.getMessageID());
+        assertThat(arrived.getHeader("Received")).as("the submission server's trace field")
+                .anySatisfy(r -> assertThat(r).contains("mailqueue"));
+    }
+
+    /**
+     * A real MTA submits through the queue: a private Postfix whose relay host is the listener takes a message
+     * from a client without login and relays it there with STARTTLS and SASL PLAIN as the test sender, as a
+     * smarthost set-up does; the queue sends it on to the SMTP server.
+     */
+    @Test
+    void aPostfixWithTheQueueAsItsRelayHostLogsInOverStartTlsAndItsMailArrives() throws Exception {
+        Path dir = Path.of(System.getProperty("it.postfix.relay.dir", "/tmp/mailqueue-it-postfix-relay"));
+        int port = Integer.getInteger("it.postfix.relay.port", 3138);
+        PrivatePostfix.startSubmissionRelay(dir, port, PORT, TestUser.SENDER);
+        try {
+            String to = "relayed-" + Long.toString(System.nanoTime(), 36) + "@submission.example";
+            Properties properties = new Properties();
+            properties.setProperty("mail.smtp.host", "127.0.0.1");
+            properties.setProperty("mail.smtp.port", Integer.toString(port));
+            MimeMessage message = new MimeMessage(Session.getInstance(properties));
+            message.setFrom("orders@shop.example");
+            message.setRecipients(Message.RecipientType.TO, to);
+            message.setSubject("Relayed by Postfix");
+            message.setText("Through a smarthost.");
+            message.saveChanges();
+
+            Transport.send(message);
+
+            await().atMost(Duration.ofSeconds(60)).until(() -> !SMTP.inbox(to).isEmpty());
+            MimeMessage arrived = SMTP.inbox(to).get(0);
+            assertThat(arrived.getMessageID()).isEqualTo(message.getMessageID());
+            assertThat(arrived.getHeader("Received")).as("Postfix's and the queue's trace fields")
+                    .anySatisfy(r -> assertThat(r).contains("mta.test"))
+                    .anySatisfy(r -> assertThat(r).contains("mailqueue"));
+        } finally {
+            PrivatePostfix.stop(dir);
+        }
+    }
+
+    @Test
+    void aWrongPasswordIsRefused() {
+        Session session = Session.getInstance(client());
+
+        assertThatThrownBy(() -> {
+            try (Transport transport = session.getTransport("smtp")) {
+                transport.connect("localhost", PORT, TestUser.SENDER.name(), "wrong");
+            }
+        }).isInstanceOf(AuthenticationFailedException.class);
+    }
+
+    @Test
+    void nothingButEhloAndStartTlsBeforeTlsAndNothingButAuthBeforeLogin() throws Exception {
+        long stored = QueueApi.storedMails();
+        try (SmtpDialog smtp = new SmtpDialog("localhost", PORT)) {
+            assertThat(smtp.greeting()).startsWith("220");
+            String ehlo = smtp.send("EHLO tests.example");
+            assertThat(ehlo).contains("STARTTLS").doesNotContain("AUTH");
+            assertThat(smtp.send("AUTH PLAIN AHNlbmRlcgBpdC1zZW5kZXItcHc=")).startsWith("530");
+            assertThat(smtp.send("MAIL FROM:<orders@shop.example>")).startsWith("530");
+
+            String secure = smtp.startTls();
+            assertThat(secure).contains("AUTH").contains("PLAIN").contains("LOGIN").contains("SIZE 1048576")
+                    .contains("8BITMIME").contains("SMTPUTF8");
+            assertThat(smtp.send("MAIL FROM:<orders@shop.example>")).as("no sending before AUTH").startsWith("530");
+            assertThat(smtp.send("FROBNICATE")).startsWith("500");
+            assertThat(smtp.login(TestUser.SENDER)).startsWith("235");
+            assertThat(smtp.send("MAIL FROM:<orders@shop.example> SIZE=2000000")).as("declared too large")
+                    .startsWith("552");
+        }
+        assertThat(QueueApi.storedMails()).isEqualTo(stored);
+    }
+
+    @Test
+    void refusedMessagesAndACutOffDataQueueNothing() throws Exception {
+        long stored = QueueApi.storedMails();
+        try (SmtpDialog smtp = new SmtpDialog("localhost", PORT)) {
+            smtp.startTls();
+            assertThat(smtp.login(TestUser.SENDER)).startsWith("235");
+
+            assertThat(transaction(smtp, "intruder@other.example", "x@submission.example",
+                    "From: intruder@other.example\r\nTo: x@submission.example\r\nSubject: no\r\n\r\nno\r\n"))
+                    .as("a sender the user may not use").startsWith("550 5.7.1");
+            assertThat(transaction(smtp, "orders@shop.example", "x@submission.example",
+                    "From: orders@shop.example\r\nTo: x@submission.example\r\nX-Big: y\r\n\r\n" + "z".repeat(80) + "\r\n"
+                            + ("z".repeat(998) + "\r\n").repeat(1100)))
+                    .as("over max-message-bytes").startsWith("552 5.3.4");
+            assertThat(smtp.send("RCPT TO:<\"quoted\"@submission.example>")).as("RCPT before MAIL").startsWith("503");
+            assertThat(transaction(smtp, "orders@shop.example", "x@submission.example",
+                    "From: orders@shop.example\r\nTo: x@submission.example\r\nMessage-ID: <nope>\r\n\r\nx\r\n"))
+                    .as("a message the queue cannot send as it is").startsWith("554 5.6.0").contains("Message-ID");
+            assertThat(smtp.send("MAIL FROM:<orders@shop.example>")).as("a fourth message in one connection")
+                    .startsWith("451 4.7.0");
+        }
+        try (SmtpDialog smtp = new SmtpDialog("localhost", PORT)) {
+            smtp.startTls();
+            smtp.login(TestUser.SENDER);
+            assertThat(smtp.send("MAIL FROM:<orders@shop.example>")).startsWith("250");
+            assertThat(smtp.send("RCPT TO:<cut@submission.example>")).startsWith("250");
+            assertThat(smtp.send("DATA")).startsWith("354");
+            smtp.writeRaw("From: orders@shop.example\r\nTo: cut@submission.example\r\n\r\nhalf a messa"
+                    .getBytes(StandardCharsets.US_ASCII));
+        }
+        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(4))
+                .until(() -> QueueApi.storedMails() == stored);
+        assertThat(SMTP.inbox("cut@submission.example")).isEmpty();
+    }
+
+    /** @return the reply to DATA's end, or to the first command refused before it */
+    private static String transaction(SmtpDialog smtp, String from, String to, String message) throws Exception {
+        String mail = smtp.send("MAIL FROM:<" + from + ">");
+        if (!mail.startsWith("250")) {
+            return mail;
+        }
+        String rcpt = smtp.send("RCPT TO:<" + to + ">");
+        if (!rcpt.startsWith("250")) {
+            smtp.send("RSET");
+            return rcpt;
+        }
+        String data = smtp.send("DATA");
+        if (!data.startsWith("354")) {
+            return data;
+        }
+        smtp.writeRaw(message.getBytes(StandardCharsets.US_ASCII));
+        return smtp.send(".");
+    }
+
+    /** @return Angus Mail's SMTP client settings: STARTTLS required, any certificate trusted, AUTH */
+    private static Properties client() {
+        Properties properties = new Properties();
+        properties.setProperty("mail.smtp.auth", "true");
+        properties.setProperty("mail.smtp.starttls.enable", "true");
+        properties.setProperty("mail.smtp.starttls.required", "true");
+        properties.setProperty("mail.smtp.ssl.trust", "*");
+        properties.setProperty("mail.smtp.connectiontimeout", "10000");
+        properties.setProperty("mail.smtp.timeout", "30000");
+        return properties;
+    }
+
+    /** @return the server's last reply, as Angus Mail's SMTP transport keeps it */
+    private static String lastReply(Transport transport) throws Exception {
+        return (String) transport.getClass().getMethod("getLastServerResponse").invoke(transport);
+    }
+}
