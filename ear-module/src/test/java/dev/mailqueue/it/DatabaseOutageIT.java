@@ -5,10 +5,14 @@ import org.junit.jupiter.api.Test;
 
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -17,19 +21,21 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The database goes away for 3 s while a server drains 5,000 mails into a scripted SMTP server that
+ * The database goes away for 5 s while a server drains 5,000 mails into a scripted SMTP server that
  * records every message (issue 15, item 1): every connection the server holds breaks and new ones are
  * refused, as in a database restart (a TCP proxy in front of the real database is cut). No mail is
  * lost; a mail arrives twice only if its DATA was in flight (at most one per claimer), and each such
  * duplicate is flagged in doubt; what the claimers could not record meanwhile is recorded when the
  * database answers again, so nothing waits for a lease to run out: the run is drained within the outage
- * plus 30 s of what it would have taken. Not on Derby, which cannot be put behind a proxy.
+ * plus 30 s of what it would have taken. An SMTP client that submits a message meanwhile (issue 30) gets 451 4.3.0,
+ * and the same message sent again after the outage is queued and arrives once. Not on Derby, which cannot be put
+ * behind a proxy.
  */
 class DatabaseOutageIT extends QueueServerIT {
 
     private static final int MAILS = 5_000;
     private static final int CLAIMERS = 4;
-    private static final Duration OUTAGE = Duration.ofSeconds(3);
+    private static final Duration OUTAGE = Duration.ofSeconds(5);
 
     @Test
     void aThreeSecondDatabaseOutageLosesNothingAndDelaysTheRunByLittleMoreThanItself() throws Exception {
@@ -39,9 +45,23 @@ class DatabaseOutageIT extends QueueServerIT {
         try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             smtpPort = free.getLocalPort();
         }
+        int submissionPort = freePort();
+        String submission = """
+                <variable name="mailqueue.submission.enabled" value="true"/>
+                <variable name="mailqueue.submission.port" value="%d"/>
+                <variable name="mailqueue.submission.api-url" value="%s"/>
+                """.formatted(submissionPort, SecondServer.BASE);
+        ExecutorService submitter = Executors.newSingleThreadExecutor();
         try (TcpProxy proxy = TcpProxy.to(Integer.parseInt(System.getProperty("it.db.port")));
              ScriptedSmtpServer smtp = ScriptedSmtpServer.start(smtpPort);
-             SecondServer second = SecondServer.start(FaultyAccount.config(smtpPort, proxy.port()))) {
+             SecondServer second = SecondServer.start(FaultyAccount.config(smtpPort, proxy.port()) + submission);
+             SmtpDialog client = new SmtpDialog("localhost", submissionPort)) {
+            // An SMTP client (issue 30) logs in at the second server's submission listener before the outage.
+            client.startTls();
+            assertThat(client.login(TestUser.SENDER)).startsWith("235");
+            String submittedId = "<outage-" + System.nanoTime() + "@shop.example>";
+            String submitted = "Message-ID: " + submittedId + "\r\nFrom: orders@shop.example\r\nTo: outage@db.example\r\n"
+                    + "Subject: submitted during an outage\r\n\r\nsent again until taken\r\n";
             List<EnqueueReceipt> receipts = FaultyAccount.enqueue(MAILS, "outage", "patient", "db.example");
             await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(20))
                     .until(() -> CrashIT.distinct(smtp) >= MAILS / 4);
@@ -49,8 +69,13 @@ class DatabaseOutageIT extends QueueServerIT {
             long before = CrashIT.distinct(smtp);
             Instant firstArrival = smtp.arrivals().get(0).at();
             double perSecond = before * 1000.0 / Math.max(1, Duration.between(firstArrival, cutAt).toMillis());
+            Future<String> duringOutage = submitter.submit(() -> {
+                Thread.sleep(500);
+                return submit(client, submitted);
+            });
             proxy.cut(OUTAGE);
             Instant restored = Instant.now();
+            assertThat(duringOutage.get()).as("SMTP submission while the database is away").startsWith("451 4.3.0");
 
             await().atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofMillis(200)).until(() -> CrashIT.distinct(smtp) >= MAILS);
             Duration afterRestore = Duration.between(restored, Instant.now());
@@ -81,6 +106,35 @@ class DatabaseOutageIT extends QueueServerIT {
                     .isLessThanOrEqualTo(CLAIMERS);
             assertThat(afterRestore).as("no stall: drained within the time it takes plus 30 s")
                     .isLessThan(expected.plus(Duration.ofSeconds(30)));
+
+            // The SMTP client sends the refused message again: taken once the database answers, and it arrives once.
+            String again = submit(client, submitted);
+            assertThat(again).as("SMTP submission once the database is back").startsWith("250 2.0.0 queued as")
+                    .contains(submittedId);
+            await().atMost(Duration.ofSeconds(30)).until(() -> SMTP.countWithMessageId(submittedId) > 0);
+            Thread.sleep(2_000);
+            assertThat(SMTP.countWithMessageId(submittedId)).as("arrivals of the submitted mail").isEqualTo(1);
+        } finally {
+            submitter.shutdownNow();
+        }
+    }
+
+    /** @return the reply to the end of DATA of one mail transaction, or to the command refused before it */
+    private static String submit(SmtpDialog client, String message) throws Exception {
+        for (String command : List.of("MAIL FROM:<orders@shop.example>", "RCPT TO:<outage@db.example>", "DATA")) {
+            String reply = client.send(command);
+            if (!reply.startsWith(command.equals("DATA") ? "354" : "250")) {
+                client.send("RSET");
+                return reply;
+            }
+        }
+        client.writeRaw(message.getBytes(StandardCharsets.US_ASCII));
+        return client.send(".");
+    }
+
+    private static int freePort() throws Exception {
+        try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return free.getLocalPort();
         }
     }
 }
