@@ -30,15 +30,13 @@ import java.util.TreeSet;
  */
 public final class JsonFields {
 
-    /** The members of an address object. */
-    static final Set<String> MAILBOX_FIELDS = Set.of("name", "address");
-
     /** Longest member name shown back in an error, in characters. */
     static final int SHOWN_NAME_CHARS = 64;
 
     private final JsonObject object;
     private final String path;
     private final List<FieldError> errors;
+    private final Set<String> read = new TreeSet<>(); // the member names asked for, so far
 
     /**
      * @param object the object
@@ -53,17 +51,16 @@ public final class JsonFields {
     }
 
     /**
-     * Records every member not in {@code known} as an error: a misspelt field would otherwise be
-     * dropped silently ({@code "bc"} for {@code "bcc"}).
+     * Records every member that no getter has asked for as an error: a misspelt field would otherwise be
+     * dropped silently ({@code "bc"} for {@code "bcc"}). Call it after reading every member the object may
+     * have; the names read are the object's fields, so they are written once, in the binder's reads.
      *
-     * @param known the member names the object may have
-     * @param what  what the object is, for the message, e.g. "a mail"
+     * @param what what the object is, for the message, e.g. "a mail"
      */
-    public void allowOnly(Set<String> known, String what) {
+    public void refuseUnread(String what) {
         for (String name : object.keySet()) {
-            if (!known.contains(name)) {
-                errors.add(new FieldError(field(shown(name)), "is not a field of " + what + "; its fields are "
-                        + new TreeSet<>(known)));
+            if (!read.contains(name)) {
+                errors.add(new FieldError(field(shown(name)), "is not a field of " + what + "; its fields are " + read));
             }
         }
     }
@@ -109,9 +106,9 @@ public final class JsonFields {
         }
         if (value instanceof JsonObject o) {
             JsonFields parts = new JsonFields(o, field, errors);
-            parts.allowOnly(MAILBOX_FIELDS, "an address");
             String address = parts.string("address");
             String displayName = parts.string("name");
+            parts.refuseUnread("an address");
             if (address == null) {
                 if (!o.containsKey("address")) {
                     errors.add(new FieldError(parts.field("address"), "is required"));
@@ -296,6 +293,7 @@ public final class JsonFields {
     }
 
     private JsonValue present(String name) {
+        read.add(name);
         JsonValue value = object.get(name);
         return value == null || value == JsonValue.NULL ? null : value;
     }

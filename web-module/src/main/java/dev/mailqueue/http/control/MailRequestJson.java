@@ -11,7 +11,6 @@ import jakarta.json.JsonValue;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 
 /**
  * Binds the JSON of {@code POST /api/mails} (one object) and {@code POST /api/mails/batch} (an array of
@@ -28,14 +27,6 @@ import java.util.Set;
  * queue; this is only about the shape.
  */
 public final class MailRequestJson {
-
-    /** The members of a mail. */
-    static final Set<String> MAIL_FIELDS = Set.of("from", "fromName", "replyTo", "to", "cc", "bcc", "subject", "text",
-            "html", "priority", "notBefore", "expiresAt", "perRecipient", "attachments", "headers", "account",
-            "unsubscribeList", "reference", "campaign", "tags");
-
-    /** The members of an attachment. */
-    static final Set<String> ATTACHMENT_FIELDS = Set.of("filename", "contentType", "content");
 
     private MailRequestJson() {
     }
@@ -77,7 +68,6 @@ public final class MailRequestJson {
             return mail;
         }
         JsonFields in = new JsonFields(object, path, errors);
-        in.allowOnly(MAIL_FIELDS, "a mail");
         mail.setFrom(in.mailbox("from"));
         mail.setFromName(in.string("fromName"));
         mail.setReplyTo(in.mailbox("replyTo"));
@@ -111,11 +101,12 @@ public final class MailRequestJson {
                     files.add(null);
                     continue;
                 }
-                file.allowOnly(ATTACHMENT_FIELDS, "an attachment");
                 files.add(new Attachment(file.string("filename"), file.string("contentType"), file.base64("content")));
+                file.refuseUnread("an attachment");
             }
             mail.setAttachments(files);
         }
+        in.refuseUnread("a mail");
         return mail;
     }
 

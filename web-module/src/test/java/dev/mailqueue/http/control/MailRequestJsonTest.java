@@ -6,10 +6,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import java.beans.Introspector;
+import java.beans.PropertyDescriptor;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -162,5 +166,32 @@ class MailRequestJsonTest {
         String name = "x".repeat(500);
         assertThat(errorsOf("{\"" + name + "\":1}")).singleElement()
                 .satisfies(e -> assertThat(e.getField()).hasSizeLessThan(70));
+    }
+
+    /**
+     * A field is declared once, on {@link MailRequest}; the binder reads it by name and the names it reads are
+     * the ones it accepts. A property added to the api type and not bound, or a name bound that the type does
+     * not have, fails here.
+     */
+    @Test
+    void theFieldsAcceptedAreTheMailRequestsProperties() throws Exception {
+        FieldError unknown = errorsOf("{\"bc\":[]}").get(0);
+        Set<String> properties = new TreeSet<>();
+        for (PropertyDescriptor property : Introspector.getBeanInfo(MailRequest.class, Object.class).getPropertyDescriptors()) {
+            if (property.getWriteMethod() != null) {
+                properties.add(property.getName());
+            }
+        }
+
+        assertThat(unknown.getField()).isEqualTo("bc");
+        assertThat(unknown.getMessage()).isEqualTo("is not a field of a mail; its fields are " + properties);
+    }
+
+    @Test
+    void anAttachmentsUnknownFieldIsNamedWithItsPlace() throws IOException {
+        assertThat(errorsOf("{\"attachments\":[{\"filename\":\"a\",\"contentType\":\"text/plain\",\"content\":\"YQ==\",\"size\":1}]}"))
+                .extracting(FieldError::getField, FieldError::getMessage)
+                .contains(org.assertj.core.groups.Tuple.tuple("attachments[0].size",
+                        "is not a field of an attachment; its fields are [content, contentType, filename]"));
     }
 }
