@@ -68,21 +68,26 @@ final class SmtpCatcher {
     /**
      * @return the messages in the inbox of {@code email}: what the SMTP envelope delivered to it. A message that
      *         an IMAP client (the bounce intake) expunges while this reads may leave a null in GreenMail's
-     *         list: it is gone, and left out.
+     *         list: it is gone, and left out. A delivery during the read makes it read again.
      */
     List<MimeMessage> inbox(String email) {
         GreenMailUser user = greenMail.getUserManager().getUserByEmail(email);
         if (user == null) {
             return List.of();
         }
-        try {
-            return greenMail.getManagers().getImapHostManager().getInbox(user).getMessages().stream()
-                    .filter(java.util.Objects::nonNull)
-                    .map(StoredMessage::getMimeMessage)
-                    .filter(java.util.Objects::nonNull)
-                    .toList();
-        } catch (FolderException e) {
-            throw new IllegalStateException(e);
+        while (true) {
+            try {
+                return greenMail.getManagers().getImapHostManager().getInbox(user).getMessages().stream()
+                        .filter(java.util.Objects::nonNull)
+                        .map(StoredMessage::getMimeMessage)
+                        .filter(java.util.Objects::nonNull)
+                        .toList();
+            } catch (FolderException e) {
+                throw new IllegalStateException(e);
+            } catch (java.util.ConcurrentModificationException e) {
+                // GreenMail 2.1 hands out a live view of the folder's list, unlocked: a delivery appended while
+                // this read it. Read again (a test polling an inbox every few ms met this on PostgreSQL).
+            }
         }
     }
 
