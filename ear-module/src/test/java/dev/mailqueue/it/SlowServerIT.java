@@ -21,8 +21,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A relay that takes 1.5 s to answer each DATA, 100 mails (issue 9: slow server; issue 15, item 4: no SMTP
- * I/O inside a JTA transaction). The test server's claimers each send about 25 of them, 38 s of SMTP,
+ * A relay that takes 1 s to answer each DATA, 100 mails (issue 9: slow server; issue 15, item 4: no SMTP
+ * I/O inside a JTA transaction). The test server's claimers each send about 25 of them (a batch), 25 s of SMTP,
  * far beyond their lease (6 s) and their chunk transaction's timeout (20 s): leases are renewed while a
  * claimer lives, and SMTP runs outside the chunk's transaction, so nothing is taken back, nothing is in
  * doubt, no job execution fails, every mail arrives once with one attempt, and outcomes are recorded as
@@ -39,7 +39,7 @@ class SlowServerIT extends QueueServerIT {
     @BeforeAll
     static void slowRelay() {
         tardy = ScriptedSmtpServer.start(PORT);
-        tardy.delayData(Duration.ofMillis(1500));
+        tardy.delayData(Duration.ofMillis(1000));
     }
 
     @AfterAll
