@@ -17,7 +17,8 @@
 # HTTP_CONNECTIONS [4], WRK_CONNECTIONS [16], WRK_SECONDS [10; 0 skips the single-request phase],
 # LATENCY_MAILS [200], CHECKPOINT [1; 0 runs no CHECKPOINT before the phases], EXPLAIN [1; 0 skips it],
 # JFR [0; 1 records Java Flight Recorder profiles of Liberty and of the client while the client runs],
-# QUIET_WAIT_S [600; how long to wait for running test JVMs to finish before measuring anyway]. It can
+# QUIET_WAIT_S [600; how long to wait for running test JVMs to finish before measuring anyway], DKIM [0; 1 signs
+# every mail with DKIM: a 2,048-bit RSA key made for the run, for the sender's domain mailqueue.test]. It can
 # run again at once: every run empties the queue's tables first.
 set -euo pipefail
 
@@ -35,6 +36,7 @@ CHECKPOINT=${CHECKPOINT:-1}
 EXPLAIN=${EXPLAIN:-1}
 JFR=${JFR:-0}
 QUIET_WAIT_S=${QUIET_WAIT_S:-600}
+DKIM=${DKIM:-0}
 SINK_PORT=2525
 HTTP_PORT=9080
 START_TIMEOUT_S=300
@@ -134,6 +136,15 @@ if [[ $("${psql_cmd[@]}" -Atc "SELECT to_regclass('mailqueue.mail_message') IS N
     "${psql_cmd[@]}" -c 'TRUNCATE mailqueue.mail_event, mailqueue.webhook_delivery' 2>/dev/null || true
 fi
 
+dkim_vars=()
+if [[ $DKIM == 1 ]]; then
+    openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$out/dkim.pem" 2>/dev/null \
+        || die "openssl could not make the DKIM key"
+    dkim_vars=(-Dliberty.var.mailqueue.dkim.keys=bench -Dliberty.var.mailqueue.dkim.bench.domain=mailqueue.test
+        -Dliberty.var.mailqueue.dkim.bench.selector=bench -Dliberty.var.mailqueue.dkim.bench.key-file="$out/dkim.pem")
+    say "signing every mail with DKIM (d=mailqueue.test, $out/dkim.pem)"
+fi
+
 say "starting the server: mvn -P run,postgresql (log: $out/server.log)"
 (
     cd "$repo"
@@ -143,7 +154,7 @@ say "starting the server: mvn -P run,postgresql (log: $out/server.log)"
         -Dliberty.var.mailqueue.dispatch.claimers="$CLAIMERS" \
         -Dliberty.var.mailqueue.dispatch.batch-size="$BATCH_SIZE" \
         -Dliberty.var.mailqueue.dispatch.interval.ms="$INTERVAL_MS" \
-        -Dliberty.var.mailqueue.security.allowed-from.sender=@mailqueue.test
+        -Dliberty.var.mailqueue.security.allowed-from.sender=@mailqueue.test "${dkim_vars[@]}"
 ) > "$out/server.log" 2>&1 &
 mvn_pid=$!
 for ((i = 0; ; i++)); do
@@ -176,6 +187,10 @@ for ((i = 0; ; i++)); do
     sleep 1
 done
 say "server says: $dispatch_config"
+if [[ $DKIM == 1 ]]; then
+    curl -s "http://localhost:$HTTP_PORT/health/ready" | grep -q 'bench._domainkey.mailqueue.test (2048 bits)' \
+        || die "the server did not read the DKIM key (readiness: $(curl -s "http://localhost:$HTTP_PORT/health/ready"))"
+fi
 [[ $dispatch_config == "mail dispatch every $INTERVAL_MS ms and on enqueue, up to $CLAIMERS claimers of $BATCH_SIZE mails"* ]] \
     || die "the server did not take the dispatch settings"
 

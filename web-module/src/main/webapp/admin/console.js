@@ -5,6 +5,7 @@
  *   #/mails?status=FAILED&...   search (the API's filter as it is, plus page, size, sort) and bulk actions
  *   #/mails/123                 one mail: envelope, recipients, attempts, events, attachments, bodies, actions
  *   #/suppressions?address=...  the suppression list
+ *   #/dkim                      the DKIM keys and the DNS records to publish
  *   #/dispatch                  pause and resume: the whole queue, per account, per campaign
  * Text from mails goes in with textContent, never as HTML; a mail's HTML body is shown in an iframe with an
  * empty sandbox (no scripts, opaque origin) through srcdoc. Charts are SVG drawn here. State-changing requests
@@ -190,7 +191,7 @@ function render() {
     const {path, params} = route();
     const detail = path.match(/^\/mails\/(\d+)$/);
     const page = detail ? 'mail' : path === '/mails' ? 'mails' : path === '/suppressions' ? 'suppressions'
-        : path === '/dispatch' ? 'dispatch' : 'overview';
+        : path === '/dispatch' ? 'dispatch' : path === '/dkim' ? 'dkim' : 'overview';
     document.querySelectorAll('.page').forEach(p => p.hidden = p.id !== 'page-' + page);
     document.querySelectorAll('nav a[data-page]').forEach(a => {
         const current = a.dataset.page === page || (page === 'mail' && a.dataset.page === 'mails');
@@ -213,7 +214,8 @@ function render() {
         mails: () => showSearch(params),
         mail: () => showMail(Number(detail && detail[1])),
         suppressions: () => showSuppressions(params),
-        dispatch: () => showDispatch()
+        dispatch: () => showDispatch(),
+        dkim: () => showDkim()
     })[page]();
 }
 
@@ -700,6 +702,24 @@ function fillActions(mail) {
             go('#/mails');
             return 'Mail ' + mail.id + ' is deleted.';
         });
+    }
+}
+
+// ---------------------------------------------------------------------------------------------- DKIM
+
+async function showDkim() {
+    const mine = generation;
+    try {
+        const keys = await api('admin/dkim');
+        if (mine !== generation) {
+            return;
+        }
+        fill('#dkim-keys', keys.map(k => row(k.domain, k.selector, k.dnsName,
+            el('td', {class: 'record'}, k.dnsRecord || ''),
+            k.problem ? el('td', {class: 'error-text'}, k.problem) : k.bits + ' bits')), 'no key: mail is sent unsigned');
+        loaded();
+    } catch (e) {
+        fail('DKIM keys: ' + e.message);
     }
 }
 

@@ -326,6 +326,15 @@ class DashboardIT extends QueueServerIT {
         }
     }
 
+    @Test
+    void theDkimPageShowsTheRecordToPublishForEachKey() throws IOException {
+        show("#/dkim");
+        String keys = text("#dkim-keys tbody");
+        assertThat(keys).contains("signed.example", "it2026._domainkey.signed.example", "v=DKIM1; k=rsa; p=MIIB",
+                "2048 bits");
+        screenshot("dkim");
+    }
+
     /** Goes to a view of the console and waits until it has read what it shows. */
     private static void show(String fragment) {
         browser.get(CONSOLE + fragment);

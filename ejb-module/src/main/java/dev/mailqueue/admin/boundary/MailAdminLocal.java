@@ -1,5 +1,6 @@
 package dev.mailqueue.admin.boundary;
 
+import dev.mailqueue.api.DkimKeyView;
 import dev.mailqueue.api.SeriesBucket;
 import dev.mailqueue.api.InvalidFilterException;
 import dev.mailqueue.api.MailAdmin;
@@ -40,6 +41,9 @@ public interface MailAdminLocal extends MailAdmin {
      * @throws MailNotFoundException when there is no such mail
      */
     List<EventRecord> events(long id) throws MailNotFoundException;
+
+    /** @return the DKIM signing keys this server is configured with, ordered by domain; empty when none */
+    List<DkimKeyView> dkimKeys();
 
     /**
      * @param range   {@code hour} (60 one-minute buckets) or {@code week} (168 one-hour buckets); null for hour

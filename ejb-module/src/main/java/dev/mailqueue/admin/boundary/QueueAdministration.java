@@ -1,5 +1,7 @@
 package dev.mailqueue.admin.boundary;
 
+import dev.mailqueue.api.DkimKeyView;
+import dev.mailqueue.dkim.control.DkimKeys;
 import dev.mailqueue.server.control.ServerInstance;
 import dev.mailqueue.queue.control.MailLifecycle;
 import dev.mailqueue.account.control.Accounts;
@@ -113,6 +115,9 @@ public class QueueAdministration implements MailAdminLocal, MailAdminRemote {
     @Inject
     ServerInstance server;
 
+    @Inject
+    DkimKeys dkim;
+
     /** @return who acts, as the mail's log names them */
     private String actor() {
         return "operator:" + context.getCallerPrincipal().getName();
@@ -203,6 +208,14 @@ public class QueueAdministration implements MailAdminLocal, MailAdminRemote {
             throw new MailNotFoundException(id);
         }
         return events.eventsOf(id);
+    }
+
+    @Override
+    @RolesAllowed({Roles.ADMIN, Roles.VIEWER})
+    public List<DkimKeyView> dkimKeys() {
+        return dkim.all().stream().map(e -> new DkimKeyView(e.name(), e.domain(), e.selector(),
+                e.selector() + "._domainkey." + e.domain(), e.key() == null ? null : e.key().dnsRecord(),
+                e.key() == null ? 0 : e.key().bits(), e.problem())).toList();
     }
 
     @Override

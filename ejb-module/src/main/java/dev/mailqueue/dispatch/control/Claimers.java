@@ -10,6 +10,7 @@ import dev.mailqueue.settings.control.QueueSettings;
 import dev.mailqueue.account.control.AccountSessions;
 import dev.mailqueue.simulator.control.SimulatedComplaints;
 import dev.mailqueue.unsubscribe.control.UnsubscribeLinks;
+import dev.mailqueue.dkim.control.DkimKeys;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.mail.Session;
@@ -72,6 +73,9 @@ public class Claimers {
     @Inject
     DispatchTransactions transactions;
 
+    @Inject
+    DkimKeys dkimKeys;
+
     private final Map<String, Claimer> live = new ConcurrentHashMap<>();
 
     /**
@@ -84,7 +88,8 @@ public class Claimers {
         MailDelivery delivery = new MailDelivery(new MailDelivery.Parts(lease, server.name(), accounts, health,
                 throttle, connections, composer(), store::body, store::attachmentContent, metrics::sent,
                 settings.recordWaitMillis(), settings.deliveryMode(), settings.redirectTo(), settings.maxAttempts(),
-                (list, recipient, at) -> unsubscribeLinks.enabled() ? unsubscribeLinks.headers(list, recipient, at) : List.of()));
+                (list, recipient, at) -> unsubscribeLinks.enabled() ? unsubscribeLinks.headers(list, recipient, at) : List.of(),
+                new DkimSigning(dkimKeys)));
         Claimer claimer = new Claimer(lease, until, fence(), journal, delivery, complaints::complain);
         live.put(lease.owner(), claimer);
         return claimer;

@@ -1,5 +1,6 @@
 package dev.mailqueue.dispatch.control;
 
+import dev.mailqueue.dkim.control.DkimKey;
 import jakarta.mail.Address;
 import jakarta.mail.MessagingException;
 import jakarta.mail.Session;
@@ -7,6 +8,7 @@ import jakarta.mail.internet.InternetAddress;
 import jakarta.mail.internet.MimeMessage;
 import jakarta.mail.internet.MimeUtility;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -52,6 +54,7 @@ class GatedMessage extends MimeMessage {
     private boolean dataBegun;
     private boolean dataEnded;
     private InternetAddress envelopeSender;
+    private DkimKey signingKey;
 
     GatedMessage(Session session, String messageId) {
         super(session);
@@ -75,6 +78,18 @@ class GatedMessage extends MimeMessage {
             envelopeSender = new InternetAddress();
             envelopeSender.setAddress(address);
         }
+    }
+
+    /**
+     * @param key the DKIM key that signs the message each time it is written ({@link DkimSigning}); null: unsigned
+     */
+    void signWith(DkimKey key) {
+        this.signingKey = key;
+    }
+
+    /** @return the DKIM key that signs the message, or null */
+    DkimKey signingKey() {
+        return signingKey;
     }
 
     /**
@@ -130,7 +145,11 @@ class GatedMessage extends MimeMessage {
     @Override
     public void writeTo(OutputStream out, String[] ignoreList) throws IOException, MessagingException {
         dataBegun = true;
-        writeMessage(out, ignoreList);
+        if (signingKey == null) {
+            writeMessage(out, ignoreList);
+        } else {
+            writeSigned(out, ignoreList);
+        }
         try {
             if (!mark.await(markWaitMillis)) {
                 throw new MarkNotRecordedException(markWaitMillis);
@@ -140,6 +159,22 @@ class GatedMessage extends MimeMessage {
             throw new MarkNotRecordedException(0);
         }
         dataEnded = true;
+    }
+
+    /**
+     * Writes the message with a {@code DKIM-Signature} field in front that signs it as written, after every field
+     * the queue adds or rewrites (Message-ID, Date, List-Unsubscribe, a downgraded address field), so the
+     * signature covers what the server gets. The message is written to memory first: the signature's body hash
+     * must be known before the first header field goes out.
+     */
+    private void writeSigned(OutputStream out, String[] ignoreList) throws IOException, MessagingException {
+        ByteArrayOutputStream message = new ByteArrayOutputStream(8192);
+        writeMessage(message, ignoreList);
+        byte[] bytes = message.toByteArray();
+        out.write(signingKey.signatureField(bytes).getBytes(StandardCharsets.US_ASCII));
+        out.write(CRLF);
+        out.write(bytes);
+        out.flush();
     }
 
     /**

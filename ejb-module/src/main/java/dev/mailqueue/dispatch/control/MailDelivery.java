@@ -107,15 +107,15 @@ final class MailDelivery implements AutoCloseable {
     record Parts(Lease lease, String server, Accounts accounts, AccountHealth health, AccountThrottle throttle,
                  SmtpConnections connections, Session composer, LongFunction<ClaimedMail.Body> bodies,
                  MimeMessageFactory.AttachmentReader attachments, SendTimer metrics, long markWaitMillis,
-                 DeliveryMode mode, String redirectTo, int maxAttempts, ListFields listFields) {
+                 DeliveryMode mode, String redirectTo, int maxAttempts, ListFields listFields, DkimSigning signing) {
 
-        /** Parts without one-click unsubscribe. */
+        /** Parts without one-click unsubscribe and DKIM signing. */
         Parts(Lease lease, String server, Accounts accounts, AccountHealth health, AccountThrottle throttle,
               SmtpConnections connections, Session composer, LongFunction<ClaimedMail.Body> bodies,
               MimeMessageFactory.AttachmentReader attachments, SendTimer metrics, long markWaitMillis,
               DeliveryMode mode, String redirectTo, int maxAttempts) {
             this(lease, server, accounts, health, throttle, connections, composer, bodies, attachments, metrics,
-                    markWaitMillis, mode, redirectTo, maxAttempts, (list, recipient, at) -> List.of());
+                    markWaitMillis, mode, redirectTo, maxAttempts, (list, recipient, at) -> List.of(), DkimSigning.NONE);
         }
 
         /** Parts of a LIVE server, whose mails get 100 attempts. */
@@ -209,6 +209,14 @@ final class MailDelivery implements AutoCloseable {
                 return attempt(mail, started, Verdict.PERMANENT, SmtpReply.NONE,
                         "cannot redirect the message: " + describe(e), List.of(), null);
             }
+        }
+        try {
+            message.signWith(parts.signing().keyFor(message));
+        } catch (MessagingException e) {
+            return attempt(mail, started, Verdict.PERMANENT, SmtpReply.NONE,
+                    "cannot read the From field to choose a DKIM key: " + describe(e), List.of(), null);
+        } catch (IllegalStateException e) { // its domain's key cannot be read: it waits, unsigned mail could be refused
+            return attempt(mail, started, Verdict.TRANSIENT, SmtpReply.NONE, e.getMessage(), List.of(), null);
         }
         List<Account> profile;
         try {

@@ -1,6 +1,7 @@
 package dev.mailqueue.admin.boundary;
 
 import dev.mailqueue.api.AttemptView;
+import dev.mailqueue.api.DkimKeyView;
 import dev.mailqueue.api.FieldError;
 import dev.mailqueue.api.InvalidFilterException;
 import dev.mailqueue.api.MailDetail;
@@ -221,6 +222,17 @@ public class AdminResource {
      *         "deferred", "queued"}]}}, oldest bucket first, the last one holding now
      * @throws InvalidFilterException naming {@code range} or {@code account} (400)
      */
+    /** @return the DKIM keys with the DNS records to publish for them */
+    @GET
+    @Path("dkim")
+    @Operation(summary = "DKIM signing keys and their DNS records", description = "Per key: its name, the From domain"
+            + " whose mail it signs, its selector, the TXT record to publish at dnsName (selector._domainkey.domain),"
+            + " its size in bits, or the problem that keeps its file from being read (the domain's mail then waits)."
+            + " The private key is never shown.")
+    public List<DkimKeyView> dkim() {
+        return admin.dkimKeys();
+    }
+
     @GET
     @Path("statistics/series")
     @Operation(summary = "Chart data per minute or hour", description = "range=hour: 60 one-minute buckets (the"
