@@ -39,7 +39,7 @@ final class DkimSigning {
      * @throws IllegalStateException when its domain has a key that could not be read: it is not sent unsigned
      */
     DkimKey keyFor(MimeMessage message) throws MessagingException {
-        if (keys == null) {
+        if (keys == null || keys.none()) {
             return null;
         }
         String from = message.getHeader("From", ",");

@@ -191,6 +191,11 @@ public class DkimKeys {
                 : Optional.ofNullable(byDomain.get(domain.toLowerCase(Locale.ROOT)));
     }
 
+    /** @return true when no key is configured: nothing is signed */
+    public boolean none() {
+        return byDomain.isEmpty();
+    }
+
     /** @return every configured key, ordered by domain */
     public List<Entry> all() {
         return byDomain.values().stream().sorted(java.util.Comparator.comparing(Entry::domain)).toList();
