@@ -214,7 +214,7 @@ public class QueueAdministration implements MailAdminLocal, MailAdminRemote {
     @RolesAllowed({Roles.ADMIN, Roles.VIEWER})
     public List<DkimKeyView> dkimKeys() {
         return dkim.all().stream().map(e -> new DkimKeyView(e.name(), e.domain(), e.selector(),
-                e.selector() + "._domainkey." + e.domain(), e.key() == null ? null : e.key().dnsRecord(),
+                e.dnsName(), e.key() == null ? null : e.key().dnsRecord(),
                 e.key() == null ? 0 : e.key().bits(), e.problem())).toList();
     }
 

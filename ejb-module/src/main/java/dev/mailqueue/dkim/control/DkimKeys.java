@@ -66,6 +66,11 @@ public class DkimKeys {
 
     /** One configured key: read, or the reason it could not be. */
     public record Entry(String name, String domain, String selector, String keyFile, DkimKey key, String problem) {
+
+        /** @return where its public key is published: {@code selector._domainkey.domain} (RFC 6376 §3.6.2.1) */
+        public String dnsName() {
+            return selector + "._domainkey." + domain;
+        }
     }
 
     private Map<String, Entry> byDomain = Map.of();
