@@ -18,7 +18,9 @@
 # LATENCY_MAILS [200], CHECKPOINT [1; 0 runs no CHECKPOINT before the phases], EXPLAIN [1; 0 skips it],
 # JFR [0; 1 records Java Flight Recorder profiles of Liberty and of the client while the client runs],
 # QUIET_WAIT_S [600; how long to wait for running test JVMs to finish before measuring anyway], DKIM [0; 1 signs
-# every mail with DKIM: a 2,048-bit RSA key made for the run, for the sender's domain mailqueue.test]. It can
+# every mail with DKIM: a 2,048-bit RSA key made for the run, for the sender's domain mailqueue.test], TEMPLATES [0; 1
+# measures, after the client, render-at-enqueue: ROUNDS pairs of a composed and a templated bulk enqueue of the
+# same mails, due the next day and then deleted (TemplateCost)]. It can
 # run again at once: every run empties the queue's tables first.
 set -euo pipefail
 
@@ -37,6 +39,7 @@ EXPLAIN=${EXPLAIN:-1}
 JFR=${JFR:-0}
 QUIET_WAIT_S=${QUIET_WAIT_S:-600}
 DKIM=${DKIM:-0}
+TEMPLATES=${TEMPLATES:-0}
 SINK_PORT=2525
 HTTP_PORT=9080
 START_TIMEOUT_S=300
@@ -222,6 +225,13 @@ java -Xmx1g "${client_jfr[@]}" -cp "$here/target/classes:$here/target/lib/*" dev
     --wrk-connections="$WRK_CONNECTIONS" --wrk-seconds="$WRK_SECONDS" --out-dir="$out" \
     2>&1 | tee "$out/client.log" | sed -u '/^=== mailqueue throughput benchmark ===/,$d'
 client_status=${PIPESTATUS[0]}
+if [[ $TEMPLATES == 1 && $client_status == 0 ]]; then
+    say "render at enqueue: composed and templated bulk enqueues of $MAILS mails, $ROUNDS rounds"
+    java -Xmx1g -cp "$here/target/classes:$here/target/lib/*" dev.mailqueue.benchmark.TemplateCost \
+        --mails="$MAILS" --http-connections="$HTTP_CONNECTIONS" --rounds="$ROUNDS" --liberty-pid="${liberty_pid:-0}" \
+        --api-url="http://localhost:$HTTP_PORT/api/mails" 2>&1 | tee "$out/templates.txt"
+    client_status=${PIPESTATUS[0]}
+fi
 set -e
 kill "$watcher_pid" 2>/dev/null || true
 watcher_pid=""
@@ -271,4 +281,5 @@ fi
     echo
     sed -n '/^=== mailqueue throughput benchmark ===/,$p' "$out/client.log"
     [[ -z ${explained:-} ]] || { echo; echo "$explained"; }
+    [[ ! -s $out/templates.txt ]] || { echo; cat "$out/templates.txt"; }
 } | tee "$out/summary.txt"

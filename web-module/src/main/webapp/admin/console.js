@@ -5,6 +5,7 @@
  *   #/mails?status=FAILED&...   search (the API's filter as it is, plus page, size, sort) and bulk actions
  *   #/mails/123                 one mail: envelope, recipients, attempts, events, attachments, bodies, actions
  *   #/suppressions?address=...  the suppression list
+ *   #/templates                 the stored templates: their locales and sources, and a preview
  *   #/dkim                      the DKIM keys and the DNS records to publish
  *   #/dispatch                  pause and resume: the whole queue, per account, per campaign
  * Text from mails goes in with textContent, never as HTML; a mail's HTML body is shown in an iframe with an
@@ -191,7 +192,7 @@ function render() {
     const {path, params} = route();
     const detail = path.match(/^\/mails\/(\d+)$/);
     const page = detail ? 'mail' : path === '/mails' ? 'mails' : path === '/suppressions' ? 'suppressions'
-        : path === '/dispatch' ? 'dispatch' : path === '/dkim' ? 'dkim' : 'overview';
+        : path === '/dispatch' ? 'dispatch' : path === '/dkim' ? 'dkim' : path === '/templates' ? 'templates' : 'overview';
     document.querySelectorAll('.page').forEach(p => p.hidden = p.id !== 'page-' + page);
     document.querySelectorAll('nav a[data-page]').forEach(a => {
         const current = a.dataset.page === page || (page === 'mail' && a.dataset.page === 'mails');
@@ -215,7 +216,8 @@ function render() {
         mail: () => showMail(Number(detail && detail[1])),
         suppressions: () => showSuppressions(params),
         dispatch: () => showDispatch(),
-        dkim: () => showDkim()
+        dkim: () => showDkim(),
+        templates: () => showTemplates()
     })[page]();
 }
 
@@ -723,6 +725,61 @@ async function showDkim() {
     }
 }
 
+// ---------------------------------------------------------------------------------------------- templates
+
+let templates = [];
+
+async function showTemplates() {
+    const mine = generation;
+    try {
+        const list = await api('admin/templates');
+        if (mine !== generation) {
+            return;
+        }
+        templates = list;
+        fill('#templates', list.map(t => row(t.name, String(t.version), t.locales.map(l => l.locale).join(', '),
+            t.defaultLocale, time(t.createdAt), t.createdBy || '',
+            el('td', {}, el('button', {type: 'button', class: 'preview', 'data-name': t.name}, 'Preview')))),
+            'no template yet');
+        loaded();
+    } catch (e) {
+        fail('Templates: ' + e.message);
+    }
+}
+
+/** Shows a template's source per locale, as text. */
+function showSource(name) {
+    const template = templates.find(t => t.name === name);
+    document.getElementById('template-source').textContent = !template ? '' : template.locales.map(l =>
+        `[${l.locale}${l.locale === template.defaultLocale ? ', default' : ''}]\nsubject: ${l.subject ?? ''}\n`
+        + (l.text != null ? `text:\n${l.text}\n` : '') + (l.html != null ? `html:\n${l.html}\n` : '')).join('\n');
+}
+
+async function previewTemplate(form) {
+    const f = form.elements;
+    let variables;
+    try {
+        variables = JSON.parse(f.variables.value || '{}');
+    } catch (e) {
+        throw new Error('Variables: not JSON (' + e.message + ')');
+    }
+    const body = {variables};
+    if (f.locale.value.trim()) {
+        body.locale = f.locale.value.trim();
+    }
+    const name = f.name.value.trim();
+    showSource(name);
+    const rendered = await api('admin/templates/' + encodeURIComponent(name) + '/preview', 'POST', body);
+    document.getElementById('preview-locale').textContent = rendered.locale;
+    document.getElementById('preview-subject').textContent = rendered.subject ?? '(none)';
+    document.getElementById('preview-text').textContent = rendered.text ?? '(no text part: derived from the HTML when sent)';
+    const frame = document.getElementById('preview-html');
+    frame.srcdoc = rendered.html || ''; // sandbox="": no scripts, no forms, no top navigation, an opaque origin
+    frame.hidden = !rendered.html;
+    document.getElementById('preview-result').hidden = false;
+    return 'Rendered ' + name + ' in ' + rendered.locale + '; nothing was queued.';
+}
+
 // ---------------------------------------------------------------------------------------------- suppressions
 
 async function showSuppressions(params) {
@@ -937,6 +994,20 @@ function wire() {
             await showDispatch();
             return `Campaign ${answer.name} is ${answer.paused ? 'paused' : 'running'}.`;
         });
+    });
+
+    document.getElementById('templates').addEventListener('click', event => {
+        const name = event.target.dataset && event.target.dataset.name;
+        if (name) {
+            const form = document.getElementById('template-preview');
+            form.elements.name.value = name;
+            showSource(name);
+            form.elements.variables.focus();
+        }
+    });
+    document.getElementById('template-preview').addEventListener('submit', event => {
+        event.preventDefault();
+        act(event.submitter, 'Preview', () => previewTemplate(event.target));
     });
 
     window.addEventListener('popstate', render);

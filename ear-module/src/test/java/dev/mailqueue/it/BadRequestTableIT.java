@@ -246,7 +246,7 @@ class BadRequestTableIT extends QueueServerIT {
         batch("batch notBefore far", "[" + mail(Map.of("notBefore", "\"+999999999-12-31T23:59:59Z\"")) + "]", "[0].notBefore");
         batch("batch Resent-From", "[" + mail(Map.of("headers", "{\"Resent-From\":\"ceo@bank.example\"}")) + "]",
                 "[0].headers.Resent-From");
-        batch("batch of 1001", IntStream.range(0, 1001).mapToObj(i -> mail(Map.of()))
+        batch("batch of 10001", IntStream.range(0, 10_001).mapToObj(i -> mail(Map.of()))
                 .collect(Collectors.joining(",", "[", "]")), "");
         batch("batch unknown field", "[" + mail(Map.of("bc", "[]")) + "]", "[0].bc");
         add("batch second from not allowed", "POST", "/api/mails/batch", TestUser.SENDER, json(),

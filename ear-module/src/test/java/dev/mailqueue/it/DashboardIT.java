@@ -335,6 +335,32 @@ class DashboardIT extends QueueServerIT {
         screenshot("dkim");
     }
 
+    @Test
+    void theTemplatesPageListsATemplateAndPreviewsItWithEscapedVariables() throws IOException {
+        String name = "console-" + Long.toString(System.nanoTime(), 36);
+        var stored = QueueApi.sendAs(TestUser.ADMIN, "PUT", "/api/admin/templates/" + name, "{\"defaultLocale\":\"en\","
+                + "\"locales\":{\"en\":{\"subject\":\"Hi ${who}\",\"html\":\"<p>Hello <b>${who}</b></p>\"},"
+                + "\"de\":{\"subject\":\"Hallo ${who}\",\"html\":\"<p>Hallo <b>${who}</b></p>\"}}}");
+        assertThat(stored.statusCode()).as(stored.body()).isEqualTo(201);
+
+        show("#/templates");
+        assertThat(text("#templates tbody")).contains(name, "de, en");
+        click(By.cssSelector("#templates button[data-name='" + name + "']"));
+        WebElement form = browser.findElement(By.id("template-preview"));
+        form.findElement(By.name("locale")).sendKeys("de-CH");
+        WebElement variables = form.findElement(By.name("variables"));
+        variables.clear();
+        variables.sendKeys("{\"who\": \"<img src=x onerror=alert(1)>\"}");
+        form.findElement(By.cssSelector("button[type='submit']")).click();
+
+        wait.until(d -> !text("#preview-subject").isEmpty());
+        assertThat(text("#preview-locale")).isEqualTo("de");
+        assertThat(text("#preview-subject")).isEqualTo("Hallo <img src=x onerror=alert(1)>");
+        assertThat(attribute("#preview-html", "srcdoc")).contains("&lt;img src=x onerror=alert(1)&gt;");
+        assertThat(text("#template-source")).contains("[en, default]", "Hello <b>${who}</b>");
+        screenshot("templates");
+    }
+
     /** Goes to a view of the console and waits until it has read what it shows. */
     private static void show(String fragment) {
         browser.get(CONSOLE + fragment);

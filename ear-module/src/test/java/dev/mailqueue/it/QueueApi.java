@@ -146,6 +146,14 @@ final class QueueApi {
                 .method(method, HttpRequest.BodyPublishers.noBody()));
     }
 
+    /** Sends a JSON body with {@code method} (PUT, say) as {@code user}. */
+    static HttpResponse<String> sendAs(TestUser user, String method, String path, String json) {
+        return send(user, HttpRequest.newBuilder(URI.create(BASE + path))
+                .header("Content-Type", "application/json")
+                .header("Accept", "application/json")
+                .method(method, HttpRequest.BodyPublishers.ofString(json)));
+    }
+
     static HttpResponse<String> postForm(String path) {
         return sendAs(TestUser.SENDER, "POST", path);
     }

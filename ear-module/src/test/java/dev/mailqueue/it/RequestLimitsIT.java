@@ -65,15 +65,15 @@ class RequestLimitsIT extends QueueServerIT {
     }
 
     @Test
-    void aBatchHoldsAtMost1000Mails() {
+    void aBatchHoldsAtMost10000Mails() {
         long stored = QueueApi.storedMails();
         String mail = "{\"from\":\"alice@sender.example\",\"to\":[\"many@to.example\"],\"text\":\"x\"}";
-        String batch = IntStream.range(0, 1001).mapToObj(i -> mail).collect(Collectors.joining(",", "[", "]"));
+        String batch = IntStream.range(0, 10_001).mapToObj(i -> mail).collect(Collectors.joining(",", "[", "]"));
 
         HttpResponse<String> response = QueueApi.postTo("/api/mails/batch", batch);
 
         Problems.assertProblem(response, 400, "");
-        assertThat(response.body()).contains("1000");
+        assertThat(response.body()).contains("10000");
         assertThat(QueueApi.storedMails()).isEqualTo(stored);
     }
 

@@ -47,8 +47,21 @@ public final class MailLimits {
     /** Value of a custom header field, in characters: RFC 5322 §2.1.1, 998 characters a line. */
     public static final int HEADER_VALUE_CHARS = 998;
 
-    /** Mails in one bulk enqueue ({@code POST /api/mails/batch}, {@link MailQueue#enqueueAll}). */
-    public static final int BATCH = 1_000;
+    /**
+     * Mails in one bulk enqueue ({@code POST /api/mails/batch}, {@link MailQueue#enqueueAll}): a mail merge
+     * of 10,000 recipients, each with its own template variables, is one request. The request's bytes are
+     * capped apart from this ({@code mailqueue.http.max-request-bytes}).
+     */
+    public static final int BATCH = 10_000;
+
+    /** A template's name: letters, digits, dot, underscore and hyphen, 1 to 64 characters. */
+    public static final String TEMPLATE_NAME = "[A-Za-z0-9._-]{1,64}";
+
+    /** Locales of one template. */
+    public static final int TEMPLATE_LOCALES = 100;
+
+    /** Nesting of a template's variables: maps and lists within maps and lists, at most this deep. */
+    public static final int TEMPLATE_VARIABLE_DEPTH = 16;
 
     /** Lowest priority; JMS uses the same 0..9 scale. */
     public static final int PRIORITY_MIN = 0;

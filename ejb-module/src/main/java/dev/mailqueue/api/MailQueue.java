@@ -77,7 +77,7 @@ public interface MailQueue {
      * Queues up to {@link MailLimits#BATCH} mails at once, all or nothing, in the caller's transaction
      * like {@link #enqueue(MailRequest)}.
      *
-     * @param requests 1 to 1,000 mails
+     * @param requests 1 to 10,000 mails
      * @return one receipt per mail, in the order given
      * @throws InvalidMailException when the list is empty or too long, or any mail breaks a rule; each
      *                              field is named with the mail's index, e.g. {@code [3].to[0]}, and

@@ -25,7 +25,7 @@ import java.util.Map;
  * A request that breaks a rule is refused whole with an {@link InvalidMailException} naming the field.
  */
 @DeliverableMail
-public class MailRequest implements Serializable {
+public class MailRequest implements Serializable, Cloneable {
 
     private static final long serialVersionUID = 1L;
 
@@ -57,6 +57,8 @@ public class MailRequest implements Serializable {
     @Size(max = MailLimits.BODY_CHARS, message = "must be at most {max} characters")
     @PlainText(multiline = true)
     private String html;
+
+    private TemplateRef template;
 
     @Min(value = MailLimits.PRIORITY_MIN, message = "must be between 0 and 9")
     @Max(value = MailLimits.PRIORITY_MAX, message = "must be between 0 and 9")
@@ -358,6 +360,55 @@ public class MailRequest implements Serializable {
     public MailRequest unsubscribeList(String list) {
         this.unsubscribeList = list;
         return this;
+    }
+
+    /**
+     * @return the stored template the mail is rendered from, in place of {@link #getSubject()}, {@link #getText()}
+     *         and {@link #getHtml()} (which must then be absent), or null for a mail composed by the caller. It is
+     *         rendered when the mail is enqueued: an unknown template, a missing variable, a variable of the wrong
+     *         shape or a failed render refuses the mail with an {@link InvalidMailException} naming the template,
+     *         its locale and the variable, and nothing is queued
+     */
+    public TemplateRef getTemplate() {
+        return template;
+    }
+
+    public void setTemplate(TemplateRef template) {
+        this.template = template;
+    }
+
+    /**
+     * Fluent form of {@link #setTemplate(TemplateRef)}.
+     *
+     * @param name      the template's name
+     * @param locale    a BCP 47 tag, or null for the template's default locale
+     * @param variables the variables, by name
+     * @return this request
+     */
+    public MailRequest template(String name, String locale, Map<String, ?> variables) {
+        this.template = new TemplateRef(name, locale, variables);
+        return this;
+    }
+
+    /**
+     * The queue's own step after rendering a {@link #getTemplate() template}: the caller's request is left as it
+     * was (a local EJB caller holds it).
+     *
+     * @param subject the rendered subject, or null
+     * @param text    the rendered text part, or null
+     * @param html    the rendered HTML part, or null
+     * @return a copy of this request with that content; its lists, maps and template are shared with this one
+     */
+    public MailRequest rendered(String subject, String text, String html) {
+        try {
+            MailRequest copy = (MailRequest) super.clone();
+            copy.subject = subject;
+            copy.text = text;
+            copy.html = html;
+            return copy;
+        } catch (CloneNotSupportedException e) {
+            throw new IllegalStateException("MailRequest is Cloneable", e);
+        }
     }
 
     /** Fluent form of {@link #setAccount(String)}. @return this request */

@@ -316,6 +316,7 @@ public final class QueueDatabase implements AutoCloseable, BeforeAllCallback, Af
             s.executeUpdate("DELETE FROM SUPPRESSION");
             s.executeUpdate("DELETE FROM DISPATCH_PAUSE");
             s.executeUpdate("DELETE FROM CAMPAIGN_PAUSE");
+            s.executeUpdate("DELETE FROM MAIL_TEMPLATE");
         } catch (SQLException e) {
             throw new IllegalStateException(e);
         }

@@ -30,6 +30,10 @@ import java.util.logging.Logger;
  * without one, nothing is scheduled. A run is skipped while this
  * server's previous one still runs. Several servers may read the same mailbox: a report is recorded
  * once, by its key, whoever reads it.
+ *
+ * <p>While the mailbox cannot be read (its IMAP server down, a password changed), each run fails; after a failed
+ * run the next ones wait longer ({@link #pause}: 1, then 3, then at most 7 intervals skipped), so an outage fills
+ * the log with one failure every 8 intervals instead of one every interval. A run that completes ends the pause.
  */
 @Singleton
 @Startup
@@ -50,6 +54,19 @@ public class BounceIntakeScheduler {
     QueueSettings settings;
 
     private final SingleExecution execution = new SingleExecution(JOB);
+    private Long judged;          // the last execution whose outcome was counted
+    private int failures;         // failed executions in a row
+    private long pausedUntilMillis;
+
+    /**
+     * @param intervalMillis the intake's interval, ms
+     * @param failures       failed runs in a row, 0 or more
+     * @return how long to wait after the latest failed run before starting another, ms: 0 without failures, then
+     *         1, 3 and at most 7 intervals
+     */
+    static long pause(long intervalMillis, int failures) {
+        return failures <= 0 ? 0 : intervalMillis * ((1L << Math.min(failures, 3)) - 1);
+    }
 
     @PostConstruct
     void schedule() {
@@ -76,7 +93,24 @@ public class BounceIntakeScheduler {
     @Timeout
     @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED) // batch steps manage their own transactions
     void run(Timer timer) {
+        long now = System.currentTimeMillis();
         try {
+            Long last = execution.lastStarted();
+            if (last != null && !last.equals(judged)) {
+                jakarta.batch.runtime.BatchStatus status = execution.lastStatus();
+                if (status == jakarta.batch.runtime.BatchStatus.FAILED) {
+                    judged = last;
+                    failures++;
+                    pausedUntilMillis = now + pause(settings.bounceIntervalMillis(), failures);
+                } else if (status == jakarta.batch.runtime.BatchStatus.COMPLETED) {
+                    judged = last;
+                    failures = 0;
+                    pausedUntilMillis = 0;
+                }
+            }
+            if (now < pausedUntilMillis) {
+                return;
+            }
             Properties parameters = new Properties();
             parameters.setProperty("chunkSize", Integer.toString(settings.bounceChunkSize()));
             execution.startUnlessRunning(parameters);

@@ -15,7 +15,8 @@ import java.util.regex.Pattern;
  * Chooses the DKIM key a message is signed with as it is sent: the key of the domain of its From address (the
  * author's, so the signature aligns with From for DMARC, RFC 7489 §3.1.1), none when no key names that domain.
  * A message that already carries a {@code DKIM-Signature} of that domain (raw MIME the application signed itself)
- * is sent as it is: signing it again would add nothing a receiver trusts more.
+ * is sent as it is: signing it again would add nothing a receiver trusts more, unless the key asks for it
+ * ({@code mailqueue.dkim.<name>.sign-signed}).
  */
 final class DkimSigning {
 
@@ -53,7 +54,7 @@ final class DkimSigning {
         String address = authors[0].getAddress();
         String domain = address.substring(address.lastIndexOf('@') + 1).toLowerCase(Locale.ROOT);
         Optional<DkimKeys.Entry> entry = keys.forDomain(domain);
-        if (entry.isEmpty() || signedAlready(message, domain)) {
+        if (entry.isEmpty() || !entry.get().signSigned() && signedAlready(message, domain)) {
             return null;
         }
         if (entry.get().key() == null) {

@@ -55,6 +55,7 @@ class GatedMessage extends MimeMessage {
     private boolean dataEnded;
     private InternetAddress envelopeSender;
     private DkimKey signingKey;
+    private byte[] signed; // the signed message of this attempt, once written: a later transaction sends it again
 
     GatedMessage(Session session, String messageId) {
         super(session);
@@ -85,11 +86,7 @@ class GatedMessage extends MimeMessage {
      */
     void signWith(DkimKey key) {
         this.signingKey = key;
-    }
-
-    /** @return the DKIM key that signs the message, or null */
-    DkimKey signingKey() {
-        return signingKey;
+        this.signed = null;
     }
 
     /**
@@ -125,11 +122,13 @@ class GatedMessage extends MimeMessage {
         this.markWaitMillis = waitMillis;
         this.dataBegun = false;
         this.dataEnded = false;
+        this.signed = null;
     }
 
     /**
      * Prepares the next transaction of the same send (another recipient's, {@link SeparateTransactions}): the
-     * mark stays the one {@link #arm} gave, already awaited by the first transaction.
+     * mark stays the one {@link #arm} gave, already awaited by the first transaction, and a signed message is
+     * sent as it was signed for the first (only the envelope sender differs between them).
      */
     void rearm() {
         this.dataBegun = false;
@@ -165,15 +164,21 @@ class GatedMessage extends MimeMessage {
      * Writes the message with a {@code DKIM-Signature} field in front that signs it as written, after every field
      * the queue adds or rewrites (Message-ID, Date, List-Unsubscribe, a downgraded address field), so the
      * signature covers what the server gets. The message is written to memory first: the signature's body hash
-     * must be known before the first header field goes out.
+     * must be known before the first header field goes out. It is signed once per attempt: the transactions of
+     * one attempt ({@link #rearm}) send the same signed bytes.
      */
     private void writeSigned(OutputStream out, String[] ignoreList) throws IOException, MessagingException {
-        ByteArrayOutputStream message = new ByteArrayOutputStream(8192);
-        writeMessage(message, ignoreList);
-        byte[] bytes = message.toByteArray();
-        out.write(signingKey.signatureField(bytes).getBytes(StandardCharsets.US_ASCII));
-        out.write(CRLF);
-        out.write(bytes);
+        if (signed == null) {
+            ByteArrayOutputStream message = new ByteArrayOutputStream(8192);
+            writeMessage(message, ignoreList);
+            byte[] bytes = message.toByteArray();
+            ByteArrayOutputStream whole = new ByteArrayOutputStream(bytes.length + 1024);
+            whole.write(signingKey.signatureField(bytes).getBytes(StandardCharsets.US_ASCII));
+            whole.write(CRLF);
+            whole.write(bytes);
+            signed = whole.toByteArray();
+        }
+        out.write(signed);
         out.flush();
     }
 

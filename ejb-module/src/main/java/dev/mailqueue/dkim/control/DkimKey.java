@@ -31,7 +31,7 @@ public record DkimKey(String name, String domain, String selector, List<String> 
 
     /** @return the name the public key is published under: {@code selector._domainkey.domain} (RFC 6376 §3.6.2.1) */
     public String dnsName() {
-        return new DkimKeys.Entry(name, domain, selector, null, this, null).dnsName();
+        return new DkimKeys.Entry(name, domain, selector, null, this, null, false).dnsName();
     }
 
     /**

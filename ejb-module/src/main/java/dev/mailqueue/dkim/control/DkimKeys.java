@@ -13,7 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
-import java.security.PrivateKey;
+import java.security.KeyStore;
 import java.security.interfaces.RSAPrivateCrtKey;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -34,8 +34,15 @@ import java.util.regex.Pattern;
  *   <li>{@code mailqueue.dkim.<name>.key-file}: a PEM file holding the RSA private key as PKCS#8
  *       ({@code -----BEGIN PRIVATE KEY-----}, what {@code openssl genpkey -algorithm RSA} writes), at least
  *       {@value #MIN_KEY_BITS} bits; the key never enters the database;</li>
+ *   <li>or, in place of the key file, {@code mailqueue.dkim.<name>.key-store}: a Java key store file (PKCS#12 by
+ *       default, {@code .key-store-type} for another type the JDK reads, such as JKS) with
+ *       {@code .key-store-password} (which also opens the key) and {@code .key-alias}, the entry of the RSA
+ *       private key (unset: the store's only private key);</li>
  *   <li>{@code mailqueue.dkim.<name>.headers}: the header fields to sign, colon separated; when unset,
- *       {@code mailqueue.dkim.headers}.</li>
+ *       {@code mailqueue.dkim.headers};</li>
+ *   <li>{@code mailqueue.dkim.<name>.sign-signed}: {@code true} to sign raw MIME that carries a signature of the
+ *       domain already as well (a second signature, during a key rotation, say); unset: such mail is sent as it
+ *       came.</li>
  * </ul>
  * A setting that is missing or malformed stops the application at start with an {@link IllegalStateException}
  * naming it, as other settings do. A key file that cannot be read (missing, not PEM, not an RSA key, too short) does
@@ -65,7 +72,8 @@ public class DkimKeys {
     private static final Pattern FIELD_NAME = Pattern.compile("[!-9;-~]+");
 
     /** One configured key: read, or the reason it could not be. */
-    public record Entry(String name, String domain, String selector, String keyFile, DkimKey key, String problem) {
+    public record Entry(String name, String domain, String selector, String keySource, DkimKey key, String problem,
+                        boolean signSigned) {
 
         /** @return where its public key is published: {@code selector._domainkey.domain} (RFC 6376 §3.6.2.1) */
         public String dnsName() {
@@ -115,17 +123,29 @@ public class DkimKeys {
                 throw new IllegalStateException(prefix + "selector: " + selector + " is not a selector (DNS labels"
                         + " joined by dots, RFC 6376 3.1)");
             }
-            String keyFile = settings.text(prefix + "key-file");
+            Optional<String> keyFile = settings.optional(prefix + "key-file");
+            Optional<String> keyStore = settings.optional(prefix + "key-store");
+            if (keyFile.isPresent() == keyStore.isPresent()) {
+                throw new IllegalStateException(prefix + "key-file or " + prefix + "key-store: set one of them, the"
+                        + " PEM file or the key store that holds the key");
+            }
             String headerSetting = settings.optional(prefix + "headers").isPresent() ? prefix + "headers" : HEADERS;
             List<String> headers = headers(headerSetting, settings.text(headerSetting));
+            String source = keyFile.orElseGet(keyStore::get);
+            String setting = prefix + (keyFile.isPresent() ? "key-file" : "key-store");
             DkimKey key = null;
             String problem = null;
             try {
-                key = new DkimKey(name, domain, selector, headers, privateKey(Path.of(keyFile)));
+                RSAPrivateCrtKey privateKey = keyFile.isPresent() ? privateKey(Path.of(keyFile.get()))
+                        : storedKey(Path.of(keyStore.get()), settings.optional(prefix + "key-store-type").orElse("PKCS12"),
+                        settings.optional(prefix + "key-store-password").orElse("").toCharArray(),
+                        settings.optional(prefix + "key-alias").orElse(null));
+                key = new DkimKey(name, domain, selector, headers, privateKey);
             } catch (IOException | GeneralSecurityException | IllegalArgumentException e) {
-                problem = "cannot read " + keyFile + " (" + prefix + "key-file): " + e.getMessage();
+                problem = "cannot read " + source + " (" + setting + "): " + e.getMessage();
             }
-            Entry previous = entries.put(domain, new Entry(name, domain, selector, keyFile, key, problem));
+            boolean signSigned = Boolean.parseBoolean(settings.optional(prefix + "sign-signed").orElse("false"));
+            Entry previous = entries.put(domain, new Entry(name, domain, selector, source, key, problem, signSigned));
             if (previous != null) {
                 throw new IllegalStateException(prefix + "domain: " + domain + " has a key already, "
                         + previous.name() + "; one key per domain");
@@ -176,7 +196,47 @@ public class DkimKeys {
             throw new IllegalArgumentException("not a PEM file with a PKCS#8 private key (-----BEGIN PRIVATE KEY-----)");
         }
         String base64 = pem.substring(begin + 27, end).replaceAll("\\s", "");
-        PrivateKey key = DKIMSigner.getPrivateKey(base64);
+        return rsa(DKIMSigner.getPrivateKey(base64));
+    }
+
+    /**
+     * @param file     a key store file
+     * @param type     its type, as {@link KeyStore#getInstance(String)} takes it (PKCS12, JKS)
+     * @param password the store's password, which also opens the key
+     * @param alias    the key's entry, or null for the store's only private key
+     * @return the RSA key it holds
+     * @throws IOException              when it cannot be read, or the password is wrong
+     * @throws GeneralSecurityException when the store or its key cannot be opened
+     * @throws IllegalArgumentException when there is no such entry (or none, or several without an alias), or the key
+     *                                  is not RSA or shorter than {@value #MIN_KEY_BITS} bits
+     */
+    static RSAPrivateCrtKey storedKey(Path file, String type, char[] password, String alias)
+            throws IOException, GeneralSecurityException {
+        KeyStore store = KeyStore.getInstance(type);
+        try (var in = Files.newInputStream(file)) {
+            store.load(in, password);
+        }
+        String entry = alias;
+        if (entry == null) {
+            List<String> keys = new ArrayList<>();
+            for (String a : java.util.Collections.list(store.aliases())) {
+                if (store.isKeyEntry(a)) {
+                    keys.add(a);
+                }
+            }
+            if (keys.size() != 1) {
+                throw new IllegalArgumentException("it holds " + keys.size() + " keys " + keys
+                        + ": name one with key-alias");
+            }
+            entry = keys.get(0);
+        }
+        if (!store.isKeyEntry(entry)) {
+            throw new IllegalArgumentException("it holds no key named " + entry);
+        }
+        return rsa(store.getKey(entry, password));
+    }
+
+    private static RSAPrivateCrtKey rsa(java.security.Key key) {
         if (!(key instanceof RSAPrivateCrtKey rsa)) {
             throw new IllegalArgumentException("not an RSA private key with its public exponent (PKCS#8)");
         }

@@ -87,6 +87,9 @@ public class Mails implements MailQueueLocal, MailQueueRemote {
     MailFactory factory;
 
     @Inject
+    dev.mailqueue.template.control.TemplateRendering templates;
+
+    @Inject
     SenderPolicy senders;
 
     @Inject
@@ -101,19 +104,23 @@ public class Mails implements MailQueueLocal, MailQueueRemote {
     @Override
     public EnqueueReceipt enqueue(MailRequest request) throws InvalidMailException, SenderNotAllowedException {
         budget.check(request);
-        validator.check(request);
-        String caller = checkSender(request);
-        return queue(List.of(factory.create(request, Instant.now(), caller, null, null))).get(0);
+        MailRequest mail = templates.render(request);
+        validator.check(mail);
+        String caller = checkSender(mail);
+        return queue(List.of(factory.create(mail, Instant.now(), caller, null, null))).get(0);
     }
 
     @Override
     public EnqueueReceipt enqueue(MailRequest request, String idempotencyKey) throws InvalidMailException,
             SenderNotAllowedException, IdempotencyConflictException, IdempotencyKeyReusedException {
         budget.check(request);
-        validator.check(request);
-        String caller = checkSender(request);
+        MailRequest mail = templates.render(request);
+        validator.check(mail);
+        String caller = checkSender(mail);
+        // The request as the caller sent it (its template and variables): a retry after the template was
+        // replaced is the same request, not a reuse of the key.
         return once(caller, idempotencyKey, () -> RequestFingerprint.of(request),
-                (scoped, fingerprint) -> factory.create(request, Instant.now(), caller, scoped, fingerprint));
+                (scoped, fingerprint) -> factory.create(mail, Instant.now(), caller, scoped, fingerprint));
     }
 
     @Override
@@ -211,9 +218,13 @@ public class Mails implements MailQueueLocal, MailQueueRemote {
     }
 
     @Override
-    public List<EnqueueReceipt> enqueueAll(List<MailRequest> requests)
+    public List<EnqueueReceipt> enqueueAll(List<MailRequest> given)
             throws InvalidMailException, SenderNotAllowedException {
-        budget.checkAll(requests);
+        budget.checkAll(given);
+        if (given != null && given.size() > dev.mailqueue.api.MailLimits.BATCH) {
+            validator.checkAll(given); // refuses the size before any rendering
+        }
+        List<MailRequest> requests = templates.renderAll(given);
         validator.checkAll(requests);
         String caller = caller();
         boolean admin = isAdmin();

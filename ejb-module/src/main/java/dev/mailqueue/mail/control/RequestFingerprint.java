@@ -71,6 +71,11 @@ public final class RequestFingerprint {
             text(digest, "tags");
             list(digest, request.getTags());
         }
+        if (request.getTemplate() != null) { // its variables as Java writes maps and lists: in the caller's order
+            named(digest, "template", request.getTemplate().getName());
+            named(digest, "locale", request.getTemplate().getLocale());
+            named(digest, "variables", String.valueOf(request.getTemplate().getVariables()));
+        }
         return HexFormat.of().formatHex(digest.digest());
     }
 

@@ -15,7 +15,7 @@ import java.util.Map;
 /**
  * The total-size budget of one enqueue call, whoever makes it: {@code mailqueue.http.max-request-bytes}
  * (bytes), the limit the REST API puts on a request body, applies to an EJB call (local or
- * remote: over IIOP a batch of 1,000 mails of 12 MiB each would otherwise pass, since each mail is valid
+ * remote: over IIOP a batch of 10,000 mails of 12 MiB each would otherwise pass, since each mail is valid
  * on its own). A call is measured as the JSON the REST API would have read for it, without serialising
  * anything: the characters of every text field, list item, header name and value, each with its member
  * name, quotes and colon, and attachments as base64 (4 characters for every 3 bytes, RFC 4648 §4, padding not counted). Commas,
@@ -121,6 +121,7 @@ public class RequestSizeBudget {
                 && t.text(prefix, "subject", r.getSubject())
                 && t.text(prefix, "text", r.getText())
                 && t.text(prefix, "html", r.getHtml())
+                && t.template(prefix, r.getTemplate())
                 && t.headers(prefix, r.getHeaders())
                 && t.attachments(prefix, r.getAttachments())
                 && t.text(prefix, "account", r.getAccount())
@@ -221,6 +222,48 @@ public class RequestSizeBudget {
                 }
             }
             return true;
+        }
+
+        /** {@code "template":{"name":"..","locale":"..","variables":{...}}}, the variables as JSON would write them */
+        boolean template(String prefix, dev.mailqueue.api.TemplateRef template) {
+            if (template == null) {
+                return true;
+            }
+            String field = prefix + "template";
+            long chars = "template".length() + 5L;
+            chars += template.getName() == null ? 0 : "name".length() + 5L + template.getName().length();
+            chars += template.getLocale() == null ? 0 : "locale".length() + 5L + template.getLocale().length();
+            return add(field, chars) && value(field, template.getVariables(), 0);
+        }
+
+        /** Adds a variable's JSON size; a value nested deeper than JSON parsers take counts as over the budget. */
+        private boolean value(String field, Object value, int depth) {
+            if (depth > 64) {
+                return add(field, budget + 1);
+            }
+            if (value instanceof Map<?, ?> map) {
+                if (!add(field, 2)) {
+                    return false;
+                }
+                for (Map.Entry<?, ?> e : map.entrySet()) {
+                    if (!add(field, String.valueOf(e.getKey()).length() + 4L) || !value(field, e.getValue(), depth + 1)) {
+                        return false;
+                    }
+                }
+                return true;
+            }
+            if (value instanceof Collection<?> list) {
+                if (!add(field, 2)) {
+                    return false;
+                }
+                for (Object element : list) {
+                    if (!add(field, 1) || !value(field, element, depth + 1)) {
+                        return false;
+                    }
+                }
+                return true;
+            }
+            return add(field, value == null ? 4 : String.valueOf(value).length() + 2L);
         }
 
         void refuseIfOver() throws InvalidMailException {

@@ -37,6 +37,11 @@ public final class SingleExecution {
         return running;
     }
 
+    /** @return the status of the execution started last, or null before the first start */
+    public BatchStatus lastStatus() {
+        return running == null ? null : BatchRuntime.getJobOperator().getJobExecution(running).getBatchStatus();
+    }
+
     /** @return the execution started last, or null before the first start */
     public Long lastStarted() {
         return running;

@@ -37,7 +37,7 @@ public class DkimKeysTest {
     Map<String, String> settings(String keyFile) {
         Map<String, String> settings = new HashMap<>(Map.of(DkimKeys.KEYS, "shop", DkimKeys.HEADERS, "From:Subject",
                 "mailqueue.dkim.shop.domain", "Bücher.Example", "mailqueue.dkim.shop.selector", "mq2026",
-                "mailqueue.dkim.shop.key-file", keyFile));
+                "mailqueue.dkim.shop.key-file", String.valueOf(keyFile)));
         return settings;
     }
 
@@ -88,5 +88,41 @@ public class DkimKeysTest {
                 .hasMessageContaining("mailqueue.dkim.shop.domain");
         assertThatThrownBy(() -> DkimKeys.of(Settings.of(twice))).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("mailqueue.dkim.again.domain").hasMessageContaining("one key per domain");
+    }
+
+    /** @return a PKCS#12 key store made by the JDK's keytool, holding one RSA key of {@code bits} under {@code alias} */
+    Path keyStore(String alias, int bits) throws Exception {
+        Path store = dir.resolve(alias + ".p12");
+        Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
+                "-genkeypair", "-keyalg", "RSA", "-keysize", Integer.toString(bits), "-alias", alias, "-dname", "CN=dkim",
+                "-validity", "2", "-storetype", "PKCS12", "-keystore", store.toString(), "-storepass", "store-secret")
+                .redirectErrorStream(true).start();
+        String output = new String(keytool.getInputStream().readAllBytes());
+        assertThat(keytool.waitFor()).as(output).isZero();
+        return store;
+    }
+
+    @Test
+    void aKeyIsReadFromAKeyStoreInPlaceOfAPemFile() throws Exception {
+        Path store = keyStore("shop-2026", 2048);
+        Map<String, String> settings = settings(null);
+        settings.remove("mailqueue.dkim.shop.key-file");
+        settings.putAll(Map.of("mailqueue.dkim.shop.key-store", store.toString(),
+                "mailqueue.dkim.shop.key-store-password", "store-secret"));
+
+        DkimKeys keys = DkimKeys.of(Settings.of(settings));
+
+        assertThat(keys.problems()).isEmpty();
+        assertThat(keys.forDomain("xn--bcher-kva.example").orElseThrow().key().bits()).isEqualTo(2048);
+        settings.put("mailqueue.dkim.shop.key-alias", "other");
+        assertThat(DkimKeys.of(Settings.of(settings)).problems()).singleElement().asString()
+                .contains("no key named other").contains("mailqueue.dkim.shop.key-store");
+        settings.put("mailqueue.dkim.shop.key-alias", "shop-2026");
+        settings.put("mailqueue.dkim.shop.key-store-password", "wrong");
+        assertThat(DkimKeys.of(Settings.of(settings)).problems()).singleElement().asString()
+                .contains(store.toString());
+        settings.put("mailqueue.dkim.shop.key-file", store.toString());
+        assertThatThrownBy(() -> DkimKeys.of(Settings.of(settings))).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("set one of them");
     }
 }

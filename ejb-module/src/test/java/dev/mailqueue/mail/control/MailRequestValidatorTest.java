@@ -564,8 +564,8 @@ class MailRequestValidatorTest {
     }
 
     @Test
-    void anEmptyBatchAndOneOverAThousandMailsAreRefused() {
-        for (List<MailRequest> batch : List.of(List.<MailRequest>of(), java.util.Collections.nCopies(1_001, good()))) {
+    void anEmptyBatchAndOneOverTheLimitAreRefused() {
+        for (List<MailRequest> batch : List.of(List.<MailRequest>of(), java.util.Collections.nCopies(dev.mailqueue.api.MailLimits.BATCH + 1, good()))) {
             InvalidMailException e = catchThrowableOfType(InvalidMailException.class, () -> cut.checkAll(batch));
             assertThat(e).as("batch of %d", batch.size()).isNotNull();
             assertThat(e.getErrors()).singleElement().satisfies(error -> assertThat(error.getMessage()).isNotBlank());

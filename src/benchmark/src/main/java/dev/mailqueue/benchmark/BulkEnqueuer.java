@@ -78,10 +78,28 @@ public final class BulkEnqueuer {
      */
     public Result enqueue(String tag, int mails, int batchSize, Instant notBefore)
             throws IOException, InterruptedException {
+        return enqueue(tag, mails, batchSize, notBefore, false);
+    }
+
+    /**
+     * @param tag       first word of every mail's subject
+     * @param mails     how many mails to enqueue
+     * @param batchSize mails per request
+     * @param notBefore when the mails become due, or null for at once
+     * @param templated true to send each mail as a reference to the template {@value TestMail#TEMPLATE} with its
+     *                  variables, rendered by the server into the same mail
+     * @return the figures of the run
+     * @throws IOException          when a request fails or is not answered with 202 and one receipt per mail
+     * @throws InterruptedException when interrupted while waiting for an answer
+     */
+    public Result enqueue(String tag, int mails, int batchSize, Instant notBefore, boolean templated)
+            throws IOException, InterruptedException {
         int batches = (mails + batchSize - 1) / batchSize;
         int lastSize = mails - (batches - 1) * batchSize;
-        byte[] fullBody = TestMail.batchJson(tag, batchSize, notBefore);
-        byte[] lastBody = lastSize == batchSize ? fullBody : TestMail.batchJson(tag, lastSize, notBefore);
+        byte[] fullBody = templated ? TestMail.templatedBatchJson(tag, batchSize, notBefore)
+                : TestMail.batchJson(tag, batchSize, notBefore);
+        byte[] lastBody = lastSize == batchSize ? fullBody : templated ? TestMail.templatedBatchJson(tag, lastSize, notBefore)
+                : TestMail.batchJson(tag, lastSize, notBefore);
 
         AtomicInteger next = new AtomicInteger();
         long[] requestNanos = new long[batches];
@@ -133,6 +151,27 @@ public final class BulkEnqueuer {
             throw new IOException("POST " + singleUri + " answered " + response.statusCode() + ": " + abbreviate(response.body()));
         }
         return Long.parseLong(id.group(1));
+    }
+
+    /**
+     * Stores the benchmark's template ({@link TestMail#TEMPLATE_JSON}) as the run profile's admin.
+     *
+     * @throws IOException          when the server does not answer 200 or 201
+     * @throws InterruptedException when interrupted while waiting for the answer
+     */
+    public void storeTemplate() throws IOException, InterruptedException {
+        URI uri = singleUri.resolve("/api/admin/templates/" + TestMail.TEMPLATE);
+        HttpRequest request = HttpRequest.newBuilder(uri)
+                .timeout(Duration.ofSeconds(30))
+                .header("Content-Type", "application/json")
+                .header("Authorization", "Basic " + java.util.Base64.getEncoder()
+                        .encodeToString("admin:admin".getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+                .PUT(HttpRequest.BodyPublishers.ofString(TestMail.TEMPLATE_JSON))
+                .build();
+        HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() != 200 && response.statusCode() != 201) {
+            throw new IOException("PUT " + uri + " answered " + response.statusCode() + ": " + abbreviate(response.body()));
+        }
     }
 
     /** Sends one batch and checks the answer: 202 with one receipt (an id) per mail. */

@@ -43,6 +43,48 @@ public final class TestMail {
                 + "\"text\":\"" + BODY.replace("\n", "\\n") + "\"}";
     }
 
+    /** The stored template the templated mails are rendered from ({@link #TEMPLATE_JSON}). */
+    static final String TEMPLATE = "bench";
+
+    /**
+     * The template {@code bench}: the same subject and 1,024-byte text as {@link #json}, the subject and the first
+     * line's words from variables, so a mail rendered from it is as large as a composed one.
+     */
+    static final String TEMPLATE_JSON = "{\"defaultLocale\":\"en\",\"locales\":{\"en\":{\"subject\":\"${tag} mail ${n?c}\","
+            + "\"text\":\"The quick brown ${animal} jumps over the lazy ${other}; 0123456789 abcdefg\\n"
+            + BODY.substring(64).replace("\n", "\\n") + "\"}}}";
+
+    /**
+     * @param tag       first word of the subject
+     * @param index     which mail
+     * @param notBefore when the mail becomes due, or null for at once
+     * @return the JSON of the mail as a template reference, rendered by the server into the mail {@link #json} gives
+     */
+    static String templatedJson(String tag, int index, Instant notBefore) {
+        return "{\"from\":\"" + FROM + "\",\"fromName\":\"" + FROM_NAME + "\","
+                + "\"to\":[\"" + recipient(index) + "\"],"
+                + (notBefore == null ? "" : "\"notBefore\":\"" + notBefore + "\",")
+                + "\"template\":{\"name\":\"" + TEMPLATE + "\",\"variables\":{\"tag\":\"" + tag + "\",\"n\":" + index
+                + ",\"animal\":\"fox\",\"other\":\"dog\"}}}";
+    }
+
+    /**
+     * @param tag       first word of every subject
+     * @param count     mails in the batch
+     * @param notBefore when the mails become due, or null for at once
+     * @return the JSON array of templated mails {@code 0 .. count-1}
+     */
+    static byte[] templatedBatchJson(String tag, int count, Instant notBefore) {
+        StringBuilder json = new StringBuilder(count * 250).append('[');
+        for (int i = 0; i < count; i++) {
+            if (i > 0) {
+                json.append(',');
+            }
+            json.append(templatedJson(tag, i, notBefore));
+        }
+        return json.append(']').toString().getBytes(StandardCharsets.UTF_8);
+    }
+
     /**
      * @param tag first word of the subject
      * @return the JSON of one mail, due at once, as {@code POST /api/mails} takes it

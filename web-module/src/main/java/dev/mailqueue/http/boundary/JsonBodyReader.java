@@ -49,15 +49,7 @@ public class JsonBodyReader implements MessageBodyReader<Object> {
     @Override
     public Object readFrom(Class<Object> type, Type genericType, Annotation[] annotations, MediaType mediaType,
                            MultivaluedMap<String, String> headers, InputStream body) throws IOException {
-        JsonValue json;
-        try {
-            json = StrictJson.read(body);
-        } catch (StrictJson.MalformedJsonException e) {
-            throw new ProblemException(new Problem("urn:mailqueue:problem:malformed-json", "Malformed request body", 400,
-                    "The body is not one valid JSON text; nothing was done.", e.errors()));
-        } catch (RequestBodyException e) {
-            throw unreadable(e);
-        }
+        JsonValue json = json(body);
         List<FieldError> errors = new ArrayList<>();
         Object result;
         String kind;
@@ -79,6 +71,24 @@ public class JsonBodyReader implements MessageBodyReader<Object> {
                             "The mail was not queued: " + errors.size() + " field(s) at fault.", errors));
         }
         return result;
+    }
+
+    /**
+     * @param body a request body
+     * @return it read strictly as one JSON text ({@link StrictJson})
+     * @throws ProblemException 400 {@code malformed-json} for a body that is not one JSON text, or as
+     *                          {@link #unreadable} for one over the limit or with broken framing
+     * @throws IOException      when the body cannot be read
+     */
+    public static JsonValue json(InputStream body) throws IOException {
+        try {
+            return StrictJson.read(body);
+        } catch (StrictJson.MalformedJsonException e) {
+            throw new ProblemException(new Problem("urn:mailqueue:problem:malformed-json", "Malformed request body", 400,
+                    "The body is not one valid JSON text; nothing was done.", e.errors()));
+        } catch (RequestBodyException e) {
+            throw unreadable(e);
+        }
     }
 
     private static boolean isMailList(Class<?> type, Type genericType) {

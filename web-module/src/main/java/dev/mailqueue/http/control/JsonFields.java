@@ -230,6 +230,64 @@ public final class JsonFields {
         return result;
     }
 
+    /** @return the object's member names, in the order given */
+    public List<String> names() {
+        return new ArrayList<>(object.keySet());
+    }
+
+    /** @return the member as an object to read on; null when absent or not an object */
+    public JsonFields object(String name) {
+        JsonValue value = present(name);
+        if (value == null) {
+            return null;
+        }
+        if (value instanceof JsonObject o) {
+            return new JsonFields(o, field(name), errors);
+        }
+        mismatch(name, "must be an object");
+        return null;
+    }
+
+    /**
+     * @return the member, an object, as plain data: strings, {@link BigDecimal} numbers, booleans, nulls, lists
+     *         and maps (in the order given); null when absent or not an object
+     */
+    public LinkedHashMap<String, Object> data(String name) {
+        JsonValue value = present(name);
+        if (value == null) {
+            return null;
+        }
+        if (value instanceof JsonObject o) {
+            @SuppressWarnings("unchecked")
+            LinkedHashMap<String, Object> map = (LinkedHashMap<String, Object>) plain(o);
+            return map;
+        }
+        mismatch(name, "must be an object of names to values");
+        return null;
+    }
+
+    private static Object plain(JsonValue value) {
+        return switch (value.getValueType()) {
+            case STRING -> ((JsonString) value).getString();
+            case NUMBER -> ((JsonNumber) value).bigDecimalValue();
+            case TRUE -> Boolean.TRUE;
+            case FALSE -> Boolean.FALSE;
+            case NULL -> null;
+            case ARRAY -> {
+                List<Object> list = new ArrayList<>();
+                for (JsonValue element : value.asJsonArray()) {
+                    list.add(plain(element));
+                }
+                yield list;
+            }
+            case OBJECT -> {
+                LinkedHashMap<String, Object> map = new LinkedHashMap<>();
+                value.asJsonObject().forEach((key, member) -> map.put(key, plain(member)));
+                yield map;
+            }
+        };
+    }
+
     /** @return the member's elements as objects to read on; null when absent */
     public List<JsonFields> objects(String name) {
         JsonArray array = array(name, "must be a list of objects");

@@ -22,7 +22,8 @@ import java.util.List;
  * {@code notBefore}/{@code expiresAt} ISO-8601 instants, {@code headers} an object of strings,
  * {@code attachments} an array of {@code {filename, contentType, content}} with base64 content,
  * {@code account}, {@code unsubscribeList}, {@code reference} and {@code campaign} strings,
- * {@code tags} an array of strings; no
+ * {@code tags} an array of strings, {@code template} an object {@code {name, locale, variables}} whose
+ * variables are any JSON object; no
  * other member. The queue's own rules (addresses, lengths, characters, dates) come after, in the
  * queue; this is only about the shape.
  */
@@ -77,6 +78,12 @@ public final class MailRequestJson {
         mail.setSubject(in.string("subject"));
         mail.setText(in.string("text"));
         mail.setHtml(in.string("html"));
+        JsonFields template = in.object("template");
+        if (template != null) {
+            mail.setTemplate(new dev.mailqueue.api.TemplateRef(template.string("name"), template.string("locale"),
+                    template.data("variables")));
+            template.refuseUnread("a template reference");
+        }
         Long priority = in.whole("priority", MailLimits.PRIORITY_MIN, MailLimits.PRIORITY_MAX);
         mail.setPriority(priority == null ? null : priority.intValue());
         Instant notBefore = in.instant("notBefore");

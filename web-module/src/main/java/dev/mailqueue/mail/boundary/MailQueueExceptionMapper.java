@@ -18,7 +18,7 @@ import java.util.List;
 /**
  * Turns the queue's business exceptions into problem details: invalid mail or filter 400 (with the
  * fields), a From address the caller may not use 403 (naming the field), unknown mail 404, forbidden
- * state change 409, an idempotency key reused with a different request 422.
+ * state change 409, an invalid template 400, an unknown template 404, an idempotency key reused with a different request 422.
  */
 @Provider
 public class MailQueueExceptionMapper implements ExceptionMapper<MailQueueException> {
@@ -34,6 +34,15 @@ public class MailQueueExceptionMapper implements ExceptionMapper<MailQueueExcept
             return new Problem("urn:mailqueue:problem:sender-not-allowed", "Sender not allowed", 403,
                     "The mail was not queued: you may not send it as given (" + refused.getErrors().size()
                             + " field(s) at fault).", refused.getErrors())
+                    .toResponse();
+        }
+        if (e instanceof dev.mailqueue.api.InvalidTemplateException invalid) {
+            return new Problem("urn:mailqueue:problem:invalid-template", "Invalid template", 400,
+                    "Nothing was stored or rendered: " + invalid.getErrors().size() + " field(s) at fault.",
+                    invalid.getErrors()).toResponse();
+        }
+        if (e instanceof dev.mailqueue.api.TemplateNotFoundException) {
+            return new Problem("urn:mailqueue:problem:not-found", "No such template", 404, e.getMessage(), List.of())
                     .toResponse();
         }
         if (e instanceof InvalidFilterException invalid) {

@@ -40,7 +40,7 @@ import java.util.List;
 import java.util.logging.Logger;
 
 /**
- * {@code /api/mails}: enqueue a mail (or up to 1,000 at {@code /api/mails/batch}), read its delivery
+ * {@code /api/mails}: enqueue a mail (or up to 10,000 at {@code /api/mails/batch}), read its delivery
  * state, cancel it. Errors answer with
  * {@code application/problem+json} (RFC 9457): 400 for a bad request (naming each field; the body is read
  * strictly by {@code dev.mailqueue.http.boundary.JsonBodyReader}), 403 for a From address or SMTP account
@@ -162,7 +162,7 @@ public class MailsResource {
     }
 
     /**
-     * Queues up to 1,000 mails at once, all or nothing.
+     * Queues up to 10,000 mails at once, all or nothing.
      *
      * @param requests a JSON array of mails, each as for {@code POST /api/mails}
      * @return 202 Accepted with the receipts, in the order given; 400 naming {@code [index].field}
@@ -171,7 +171,7 @@ public class MailsResource {
     @POST
     @Path("batch")
     @Consumes(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Enqueue up to 1,000 mails, all or nothing")
+    @Operation(summary = "Enqueue up to 10,000 mails, all or nothing")
     public Response enqueueAll(List<MailRequest> requests) throws InvalidMailException, SenderNotAllowedException {
         return Response.accepted(mails.enqueueAll(requests)).build();
     }

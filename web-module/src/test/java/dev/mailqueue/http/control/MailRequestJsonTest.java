@@ -154,11 +154,11 @@ class MailRequestJsonTest {
     }
 
     @Test
-    void aBatchOfMoreThan1000IsRefusedBeforeAnyMailIsBound() throws IOException {
+    void aBatchOverTheLimitIsRefusedBeforeAnyMailIsBound() throws IOException {
         List<FieldError> errors = new ArrayList<>();
-        MailRequestJson.mails(StrictJsonTest.read("[" + "{},".repeat(1000) + "{}]"), errors);
+        MailRequestJson.mails(StrictJsonTest.read("[" + "{},".repeat(dev.mailqueue.api.MailLimits.BATCH) + "{}]"), errors);
 
-        assertThat(errors).singleElement().satisfies(e -> assertThat(e.getMessage()).contains("1000"));
+        assertThat(errors).singleElement().satisfies(e -> assertThat(e.getMessage()).contains("10000"));
     }
 
     @Test
