@@ -29,12 +29,21 @@ import static org.awaitility.Awaitility.await;
 @Tag(QueueServerIT.DATABASE_NEUTRAL)
 class TemplatesIT extends QueueServerIT {
 
-    private static final int MERGE = 10_000;
+    /**
+     * Recipients of the mail merge: 10,000 (the batch endpoint's limit) on Liberty; on WildFly, whose run proves the
+     * same EAR on another server, 1,000, since the rendering and the batch path are the same code and the 10,000
+     * mails cost CI a minute.
+     */
+    private static final int MERGE = Observability.WILDFLY ? 1_000 : 10_000;
 
     private final String run = Long.toString(System.nanoTime(), 36);
 
     private static HttpResponse<String> put(String name, String json) {
         return QueueApi.sendAs(TestUser.ADMIN, "PUT", "/api/admin/templates/" + name, json);
+    }
+
+    private static int version(HttpResponse<String> stored) {
+        return ((Number) QueueApi.jsonObject(stored.body()).get("version")).intValue();
     }
 
     private static MimeMessage arrived(String recipient) {
@@ -64,7 +73,8 @@ class TemplatesIT extends QueueServerIT {
                 + "\"de\":{\"subject\":\"Willkommen, ${name}\",\"html\":\"<p>Hallo <b>${name}</b>!</p>"
                 + "<p><a href=\\\"https://shop.example/start\\\">Los</a></p>\"}}}");
         assertThat(stored.statusCode()).as(stored.body()).isEqualTo(201);
-        assertThat(QueueApi.jsonObject(stored.body())).containsEntry("version", 1).containsEntry("defaultLocale", "en");
+        assertThat(version(stored)).isEqualTo(1);
+        assertThat(QueueApi.jsonObject(stored.body())).containsEntry("defaultLocale", "en");
         HttpResponse<String> seen = QueueApi.getAs(TestUser.VIEWER, QueueApi.BASE, "/api/admin/templates/" + name);
         assertThat(seen.statusCode()).as("a viewer reads templates").isEqualTo(200);
 
@@ -126,7 +136,7 @@ class TemplatesIT extends QueueServerIT {
     }
 
     @Test
-    void aReplacedTemplateLeavesMailAlreadyQueuedAsItWasRendered() {
+    void aReplacedTemplateLeavesMailAlreadyQueuedAsItWasRendered() throws Exception {
         String name = "notice-" + run;
         assertThat(put(name, "{\"defaultLocale\":\"en\",\"locales\":{\"en\":{\"subject\":\"Version one\","
                 + "\"text\":\"First ${n}\"}}}").statusCode()).isEqualTo(201);
@@ -138,7 +148,7 @@ class TemplatesIT extends QueueServerIT {
         HttpResponse<String> replaced = put(name, "{\"defaultLocale\":\"en\",\"locales\":{\"en\":{\"subject\":\"Version two\","
                 + "\"text\":\"Second ${n}\"}}}");
         assertThat(replaced.statusCode()).as(replaced.body()).isEqualTo(200);
-        assertThat(QueueApi.jsonObject(replaced.body())).containsEntry("version", 2);
+        assertThat(version(replaced)).isEqualTo(2);
         String now = "now." + run + "@to.example";
         assertThat(QueueApi.post("{\"from\":\"alice@sender.example\",\"to\":[\"" + now + "\"],\"template\":{\"name\":\""
                 + name + "\",\"variables\":{\"n\":2}}}").statusCode()).isEqualTo(202);
