@@ -73,6 +73,9 @@ public class TemplateRendering {
      * @throws InvalidMailException naming {@code template...} when it cannot be rendered
      */
     public MailRequest render(MailRequest request) throws InvalidMailException {
+        if (request == null || request.getTemplate() == null) {
+            return request; // a composed mail (or none: the validator refuses it) passes as it is
+        }
         return renderAll(List.of(request), false).get(0);
     }
 

@@ -62,6 +62,15 @@ class TemplateRenderingTest {
     }
 
     @Test
+    void aComposedMailAndNoMailPassAsTheyAreForTheValidatorToJudge() throws InvalidMailException {
+        MailRequest composed = new MailRequest().from("a@example.com").to("b@example.com").text("plain");
+
+        assertThat(cut.render(composed)).isSameAs(composed);
+        assertThat(cut.render(null)).isNull();
+        assertThat(cut.renderAll(java.util.Arrays.asList(composed, null))).containsExactly(composed, null);
+    }
+
+    @Test
     void theCallersRequestIsLeftAsItWas() throws InvalidMailException {
         MailRequest request = mail("reset", "de", jane());
 
