@@ -13,8 +13,10 @@ import dev.mailqueue.it.apps.LegacyMailServlet;
 import dev.mailqueue.transport.QueueTransport;
 
 /**
- * What the integration tests deploy beside the queue: the two helper applications. (The queue's EAR is
- * configured in the test server's server.xml and started with it.)
+ * What the integration tests deploy beside the queue: the helper applications probe and caller, which every test
+ * class uses ({@link HelperApplications} puts them on the test server once per run), and those of single test
+ * classes (deployed by Arquillian). (The queue's EAR is configured in the test server's server.xml and started
+ * with it.)
  */
 final class Deployments {
 

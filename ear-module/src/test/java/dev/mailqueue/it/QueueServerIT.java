@@ -1,10 +1,8 @@
 package dev.mailqueue.it;
 
 import dev.mailqueue.api.EnqueueReceipt;
-import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -23,11 +21,12 @@ import static org.awaitility.Awaitility.await;
 /**
  * What every integration test class runs against: the real EAR on the Liberty test server (configured
  * in its server.xml with the role mapping, as in production; the build puts it into apps/), beside it
- * the probe and caller applications deployed by Arquillian, and a GreenMail SMTP server in this JVM that the test server's
- * mail session points at (started before each class's tests; a test may stop and restart it).
+ * the probe and caller applications (put there once per run by {@link HelperApplications}), and a GreenMail
+ * SMTP server in this JVM that the test server's mail session points at (started before each class's tests; a
+ * test may stop and restart it).
  * Tests run as a client of the server: HTTP and SMTP only.
  */
-@ExtendWith(ArquillianExtension.class)
+@ExtendWith({HelperApplications.class, ArquillianExtension.class})
 @RunAsClient
 abstract class QueueServerIT {
 
@@ -51,16 +50,6 @@ abstract class QueueServerIT {
 
     /** The Liberty test server's name, as the build created it. */
     static final String SERVER_NAME = System.getProperty("it.server.name", "mailqueue-it");
-
-    @Deployment(name = "probe", order = 1, testable = false)
-    static WebArchive probe() {
-        return Deployments.probe();
-    }
-
-    @Deployment(name = "caller", order = 2, testable = false)
-    static WebArchive caller() {
-        return Deployments.caller();
-    }
 
     /**
      * Waits (at most {@code atMost}) until every mail of {@code receipts} has arrived at the SMTP server, watches

@@ -21,12 +21,19 @@ import static org.awaitility.Awaitility.await;
  * ports), the same bootstrap properties (so the same database), the same EAR, and optionally more
  * configuration of the test's own (e.g. an SMTP account only it has, or the database behind a proxy).
  * Created, started and stopped with Liberty's own {@code server} script; {@link #kill()} ends its JVM as
- * a crash would (SIGKILL).
+ * a crash would (SIGKILL). Each test gets the server created afresh, but for the caches and generated keys
+ * of the last run (see {@link #prepare}).
  */
 final class SecondServer implements AutoCloseable {
 
     static final String NAME = QueueServerIT.SERVER_NAME + "2";
     static final String BASE = "http://localhost:" + System.getProperty("it.second.http.port", "9182");
+
+    /** What {@link #prepare} keeps of the last run, relative to the server directory. */
+    private static final List<String> KEPT = List.of("workarea", "resources/security");
+
+    /** In the server directory of a run with the test configuration as built: its generated parts may be kept. */
+    private static final String WARM_MARK = ".mailqueue-it-warm";
 
     /** True between {@link #kill()} and the next {@link #restart()}: there is nothing to stop. */
     private boolean killed;
@@ -40,13 +47,13 @@ final class SecondServer implements AutoCloseable {
     }
 
     /**
-     * Creates the server afresh (whatever an earlier run left is deleted first), configures and deploys
-     * it, starts it, and waits until its REST API answers.
+     * Creates the server afresh (whatever an earlier run left is deleted first, but for its caches and keys),
+     * configures and deploys it, starts it, and waits until its REST API answers.
      *
      * @param extraConfig server.xml elements (inside {@code <server>}) for configDropins/overrides, or empty
      */
     static SecondServer start(String extraConfig) throws IOException, InterruptedException {
-        prepare(extraConfig, UnaryOperator.identity());
+        prepare(extraConfig, null);
         SecondServer server = new SecondServer();
         server.restart();
         return server;
@@ -77,12 +84,34 @@ final class SecondServer implements AutoCloseable {
             throws IOException, InterruptedException {
         Path servers = Path.of(System.getProperty("it.wlp.home"), "usr", "servers");
         Path dir = servers.resolve(NAME);
-        if (Files.isDirectory(dir)) {
-            try (Stream<Path> old = Files.walk(dir)) {
-                old.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        // Kept from the last run, if it had the test configuration as built: Liberty's workarea (its OSGi
+        // framework and feature caches) and the HTTPS key and LTPA keys it generated (the key store's
+        // password is the test configuration's). A start without them rebuilds them, about 7 s more. A run
+        // with edited overrides (which may lack that password) leaves nothing to keep.
+        boolean edited = editOverrides != null;
+        Path kept = servers.resolve(NAME + ".kept");
+        deleteTree(kept);
+        if (!edited && Files.exists(dir.resolve(WARM_MARK))) {
+            for (String part : KEPT) {
+                if (Files.isDirectory(dir.resolve(part))) {
+                    Files.createDirectories(kept.resolve(part).getParent());
+                    Files.move(dir.resolve(part), kept.resolve(part));
+                }
             }
         }
+        deleteTree(dir);
         run("create");
+        for (String part : KEPT) {
+            if (Files.isDirectory(kept.resolve(part))) {
+                deleteTree(dir.resolve(part));
+                Files.createDirectories(dir.resolve(part).getParent());
+                Files.move(kept.resolve(part), dir.resolve(part));
+            }
+        }
+        deleteTree(kept);
+        if (!edited) {
+            Files.writeString(dir.resolve(WARM_MARK), "what this run generates may be kept for the next\n");
+        }
         copyTree(Path.of(System.getProperty("it.second.config")), dir);
         Files.copy(servers.resolve(QueueServerIT.SERVER_NAME).resolve("bootstrap.properties"), dir.resolve("bootstrap.properties"),
                 StandardCopyOption.REPLACE_EXISTING);
@@ -91,8 +120,10 @@ final class SecondServer implements AutoCloseable {
             Files.createDirectories(overrides);
             Files.writeString(overrides.resolve("test-extra.xml"), "<server>\n" + extraConfig + "\n</server>\n");
         }
-        Path testOverrides = overrides.resolve("integration-tests.xml");
-        Files.writeString(testOverrides, editOverrides.apply(Files.readString(testOverrides)));
+        if (edited) {
+            Path testOverrides = overrides.resolve("integration-tests.xml");
+            Files.writeString(testOverrides, editOverrides.apply(Files.readString(testOverrides)));
+        }
         Files.createDirectories(dir.resolve("apps"));
         Files.copy(Path.of(System.getProperty("it.ear")), dir.resolve("apps").resolve("mailqueue.ear"),
                 StandardCopyOption.REPLACE_EXISTING);
@@ -131,6 +162,14 @@ final class SecondServer implements AutoCloseable {
     public void close() throws IOException, InterruptedException {
         if (!killed) {
             run("stop");
+        }
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        if (Files.isDirectory(dir)) {
+            try (Stream<Path> old = Files.walk(dir)) {
+                old.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+            }
         }
     }
 

@@ -21,7 +21,7 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Per-account rate limits, measured where they matter: arrival times at a real SMTP server.
- * Account 'throttled' may send 3 per window, its window shortened to 20 s
+ * Account 'throttled' may send 3 per window, its window shortened to 10 s
  * ({@code mailqueue.account.throttled.rate.window.ms}) so that the test does not wait out real minutes;
  * account 'slow' 4 per minute (a real 60 s window), and its server answers 421 4.7.0 when told to.
  *
@@ -35,7 +35,7 @@ class ThrottleIT extends QueueServerIT {
     static final int THROTTLED_PORT = Integer.getInteger("it.smtp.throttled.port", 3127);
     static final int SLOW_PORT = Integer.getInteger("it.smtp.slow.port", 3128);
     static final int PER_MINUTE = 3; // mailqueue.account.throttled.rate.per-minute of the test servers
-    static final Duration WINDOW = Duration.ofSeconds(20); // mailqueue.account.throttled.rate.window.ms of the test servers
+    static final Duration WINDOW = Duration.ofSeconds(10); // mailqueue.account.throttled.rate.window.ms of the test servers
 
     static ScriptedSmtpServer throttled;
     static ScriptedSmtpServer slow;
@@ -127,7 +127,9 @@ class ThrottleIT extends QueueServerIT {
         // Limit 4, slowed to 2, of which the refused transaction holds one: one more this minute
         // (three without the slow-down).
         await().atMost(Duration.ofSeconds(20)).until(() -> slow.arrivals().size() >= 1);
-        await().during(Duration.ofSeconds(15)).atMost(Duration.ofSeconds(20)).until(() -> slow.arrivals().size() == 1);
+        // Without the slow-down the other three would go within a dispatch or two (the test servers start one
+        // every 500 ms, mailqueue.dispatch.interval.ms); 8 s without a second arrival tells the two apart.
+        await().during(Duration.ofSeconds(8)).atMost(Duration.ofSeconds(12)).until(() -> slow.arrivals().size() == 1);
         assertThat(Duration.between(refusedAt, Instant.now())).isLessThan(Duration.ofSeconds(60));
         assertThat(QueueApi.get("/probe/db?op=rate&account=slow").body()).startsWith("2,");
         assertThat(QueueApi.find(first.getId()).getAttempts()).first()
