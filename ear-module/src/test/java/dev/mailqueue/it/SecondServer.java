@@ -10,6 +10,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import static org.awaitility.Awaitility.await;
@@ -32,7 +34,10 @@ final class SecondServer implements AutoCloseable {
     /** What {@link #prepare} keeps of the last run, relative to the server directory. */
     private static final List<String> KEPT = List.of("workarea", "resources/security");
 
-    /** In the server directory of a run with the test configuration as built: its generated parts may be kept. */
+    /** The test configuration's key store password, as its overrides set it. */
+    private static final Pattern KEYSTORE_PASSWORD = Pattern.compile("<variable name=\"mailqueue.keystore.password\"[^>]*>");
+
+    /** In the server directory of a run with the test configuration's key store password: its keys may be kept. */
     private static final String WARM_MARK = ".mailqueue-it-warm";
 
     /** True between {@link #kill()} and the next {@link #restart()}: there is nothing to stop. */
@@ -84,14 +89,18 @@ final class SecondServer implements AutoCloseable {
             throws IOException, InterruptedException {
         Path servers = Path.of(System.getProperty("it.wlp.home"), "usr", "servers");
         Path dir = servers.resolve(NAME);
-        // Kept from the last run, if it had the test configuration as built: Liberty's workarea (its OSGi
-        // framework and feature caches) and the HTTPS key and LTPA keys it generated (the key store's
-        // password is the test configuration's). A start without them rebuilds them, about 7 s more. A run
-        // with edited overrides (which may lack that password) leaves nothing to keep.
-        boolean edited = editOverrides != null;
+        Path config = Path.of(System.getProperty("it.second.config"));
+        String builtOverrides = Files.readString(config.resolve("configDropins/overrides/integration-tests.xml"));
+        String overrides = editOverrides == null ? builtOverrides : editOverrides.apply(builtOverrides);
+        // Kept from the last run, if it had the key store password of the test configuration: Liberty's
+        // workarea (its OSGi framework and feature caches) and the HTTPS key and LTPA keys it generated. A
+        // start without them rebuilds them, about 7 s more. A run whose overrides lack that password (or
+        // change it) neither uses nor leaves anything to keep.
+        Matcher password = KEYSTORE_PASSWORD.matcher(builtOverrides);
+        boolean sameKeys = password.find() && overrides.contains(password.group());
         Path kept = servers.resolve(NAME + ".kept");
         deleteTree(kept);
-        if (!edited && Files.exists(dir.resolve(WARM_MARK))) {
+        if (sameKeys && Files.exists(dir.resolve(WARM_MARK))) {
             for (String part : KEPT) {
                 if (Files.isDirectory(dir.resolve(part))) {
                     Files.createDirectories(kept.resolve(part).getParent());
@@ -109,21 +118,18 @@ final class SecondServer implements AutoCloseable {
             }
         }
         deleteTree(kept);
-        if (!edited) {
+        if (sameKeys) {
             Files.writeString(dir.resolve(WARM_MARK), "what this run generates may be kept for the next\n");
         }
-        copyTree(Path.of(System.getProperty("it.second.config")), dir);
+        copyTree(config, dir);
         Files.copy(servers.resolve(QueueServerIT.SERVER_NAME).resolve("bootstrap.properties"), dir.resolve("bootstrap.properties"),
                 StandardCopyOption.REPLACE_EXISTING);
-        Path overrides = dir.resolve("configDropins").resolve("overrides");
+        Path overridesDir = dir.resolve("configDropins").resolve("overrides");
         if (!extraConfig.isBlank()) {
-            Files.createDirectories(overrides);
-            Files.writeString(overrides.resolve("test-extra.xml"), "<server>\n" + extraConfig + "\n</server>\n");
+            Files.createDirectories(overridesDir);
+            Files.writeString(overridesDir.resolve("test-extra.xml"), "<server>\n" + extraConfig + "\n</server>\n");
         }
-        if (edited) {
-            Path testOverrides = overrides.resolve("integration-tests.xml");
-            Files.writeString(testOverrides, editOverrides.apply(Files.readString(testOverrides)));
-        }
+        Files.writeString(overridesDir.resolve("integration-tests.xml"), overrides);
         Files.createDirectories(dir.resolve("apps"));
         Files.copy(Path.of(System.getProperty("it.ear")), dir.resolve("apps").resolve("mailqueue.ear"),
                 StandardCopyOption.REPLACE_EXISTING);
