@@ -147,7 +147,7 @@ class RequestLimitsIT extends QueueServerIT {
             Thread.sleep(1000); // both are being read: each holds its share until its body ends
 
             long started = System.nanoTime();
-            RawHttp.Answer third = RawHttp.send(head, new byte[0], false);
+            RawHttp.Answer third = RawHttp.sendForAnswer(head, new byte[0]);
             long waitedMillis = (System.nanoTime() - started) / 1_000_000;
             assertThat(third.status()).as(third.body()).isEqualTo(503);
             assertThat(third.contentType()).startsWith("application/problem+json");
