@@ -24,7 +24,8 @@ import static org.awaitility.Awaitility.await;
  * configuration of the test's own (e.g. an SMTP account only it has, or the database behind a proxy).
  * Created, started and stopped with Liberty's own {@code server} script; {@link #kill()} ends its JVM as
  * a crash would (SIGKILL). Each test gets the server created afresh, but for the caches and generated keys
- * of the last run (see {@link #prepare}).
+ * of the last run (see {@link #prepare}). Its JVM compiles with C1 alone ({@code src/test/liberty-second/jvm.options}):
+ * a server that lives for one test starts and drains faster without the C2 compiler's threads.
  */
 final class SecondServer implements AutoCloseable {
 
