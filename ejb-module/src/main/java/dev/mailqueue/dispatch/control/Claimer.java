@@ -163,7 +163,7 @@ public final class Claimer implements AutoCloseable {
      */
     private SendGate sendStarted(long mailId, Instant at) {
         if (!waiting.isEmpty()) {
-            last = journal.submit(List.copyOf(waiting));
+            last = journal.submit(lease.claimer(), List.copyOf(waiting));
             waiting.clear();
         }
         GroupCommit.Ticket recorded = last;
@@ -202,7 +202,7 @@ public final class Claimer implements AutoCloseable {
     /** Submits the changes that wait and returns once everything this claimer submitted is durable. */
     void flush() {
         if (!waiting.isEmpty()) {
-            last = journal.submit(List.copyOf(waiting));
+            last = journal.submit(lease.claimer(), List.copyOf(waiting));
             waiting.clear();
         }
         try {
@@ -238,7 +238,7 @@ public final class Claimer implements AutoCloseable {
     @Override
     public void close() {
         waiting.add(new Change.Released(lease.claimer(), List.copyOf(held), true));
-        last = journal.submit(List.copyOf(waiting));
+        last = journal.submit(lease.claimer(), List.copyOf(waiting));
         waiting.clear();
         held.clear();
         delivery.close();

@@ -1,6 +1,7 @@
 package dev.mailqueue.dispatch.control;
 
 import dev.mailqueue.queue.control.Change;
+import dev.mailqueue.settings.control.QueueSettings;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
@@ -30,12 +31,15 @@ public class OutcomeJournal {
     @Inject
     DispatchTransactions transactions;
 
+    @Inject
+    QueueSettings settings;
+
     private GroupCommit commits;
     private Thread writer;
 
     private synchronized GroupCommit commits() {
         if (commits == null) {
-            commits = new GroupCommit(transactions::record);
+            commits = new GroupCommit(transactions::record, settings.commitDelay());
             writer = threads.newThread(commits);
             writer.setName("mailqueue-journal");
             writer.start();
@@ -44,11 +48,13 @@ public class OutcomeJournal {
     }
 
     /**
+     * @param claimer the submitting claimer's id (its lease's): the commit delay waits only for claimers that are
+     *                sending ({@code mailqueue.dispatch.commit-delay.us})
      * @param changes changes to write, in order (may be empty)
      * @return a ticket that is done once they are durable
      */
-    public GroupCommit.Ticket submit(List<Change> changes) {
-        return changes.isEmpty() ? GroupCommit.Ticket.DONE : commits().submit(changes);
+    public GroupCommit.Ticket submit(long claimer, List<Change> changes) {
+        return changes.isEmpty() ? GroupCommit.Ticket.DONE : commits().submit(claimer, changes);
     }
 
     /** @return since when the journal cannot write for want of the database, or null while it can */

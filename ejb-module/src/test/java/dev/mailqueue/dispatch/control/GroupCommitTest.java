@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 
 import java.sql.SQLIntegrityConstraintViolationException;
 import java.sql.SQLTransientConnectionException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,7 +39,11 @@ class GroupCommitTest {
     GroupCommit cut;
 
     void start(GroupCommit.Writer writer) {
-        cut = new GroupCommit(writer);
+        start(writer, Duration.ZERO);
+    }
+
+    void start(GroupCommit.Writer writer, Duration delay) {
+        cut = new GroupCommit(writer, delay);
         thread = new Thread(cut, "journal");
         thread.start();
     }
@@ -68,11 +73,11 @@ class GroupCommitTest {
             await(release);
             written.add(changes);
         });
-        GroupCommit.Ticket first = cut.submit(List.of(mark(1)));
+        GroupCommit.Ticket first = cut.submit(1, List.of(mark(1)));
         firstWriteStarted.await(5, TimeUnit.SECONDS);
         List<GroupCommit.Ticket> waiting = new ArrayList<>();
         for (int i = 2; i <= 5; i++) {
-            waiting.add(cut.submit(List.of(attempt(i - 1, List.of()), mark(i))));
+            waiting.add(cut.submit(1, List.of(attempt(i - 1, List.of()), mark(i))));
         }
         release.countDown();
 
@@ -82,6 +87,42 @@ class GroupCommitTest {
         }
         assertThat(written).hasSize(2);
         assertThat(written.get(1)).as("the four that waited, in order").hasSize(8);
+    }
+
+    /**
+     * With a commit delay, a group waits for the other claimer that was sending: two claimers that each submit in
+     * turn share their commits instead of taking one each.
+     */
+    @Test
+    void withACommitDelayAGroupWaitsForTheOtherActiveClaimer() throws Exception {
+        start((changes, verify) -> written.add(changes), Duration.ofSeconds(10));
+        assertThat(cut.submit(1, List.of(mark(1))).await(5000)).as("the only claimer: written at once").isTrue();
+
+        GroupCommit.Ticket two = cut.submit(2, List.of(mark(2)));
+        assertThat(two.await(300)).as("held for claimer 1, active a moment ago").isFalse();
+        GroupCommit.Ticket one = cut.submit(1, List.of(mark(3)));
+
+        assertThat(two.await(5000)).isTrue();
+        assertThat(one.await(5000)).isTrue();
+        assertThat(written).containsExactly(List.of(mark(1)), List.of(mark(2), mark(3)));
+    }
+
+    /** The delay bounds the wait: a claimer that stops submitting holds its peers' commits no longer than that. */
+    @Test
+    void aGroupIsHeldNoLongerThanTheDelayAfterItsFirstSubmission() throws Exception {
+        Duration delay = Duration.ofMillis(400);
+        start((changes, verify) -> written.add(changes), delay);
+        cut.submit(1, List.of(mark(1))).await(5000);
+        cut.submit(2, List.of(mark(2))).await(5000);
+        written.clear();
+
+        long start = System.nanoTime();
+        GroupCommit.Ticket alone = cut.submit(1, List.of(mark(3)));
+        assertThat(alone.await(10_000)).isTrue();
+        Duration waited = Duration.ofNanos(System.nanoTime() - start);
+
+        assertThat(waited).as("held for claimer 2, which never came").isGreaterThanOrEqualTo(delay.minusMillis(50));
+        assertThat(written).containsExactly(List.of(mark(3)));
     }
 
     /** A commit that does not return (a synchronous standby away) shows as a write under way since its start. */
@@ -96,7 +137,7 @@ class GroupCommitTest {
         });
         assertThat(cut.writingSince()).as("idle").isNull();
         Instant before = Instant.now();
-        GroupCommit.Ticket ticket = cut.submit(List.of(mark(1)));
+        GroupCommit.Ticket ticket = cut.submit(1, List.of(mark(1)));
         assertThat(writeStarted.await(5, TimeUnit.SECONDS)).isTrue();
 
         assertThat(cut.writingSince()).isNotNull().isBetween(before, Instant.now());
@@ -115,7 +156,7 @@ class GroupCommitTest {
             written.add(changes);
             verified.add(verify);
         });
-        GroupCommit.Ticket ticket = cut.submit(List.of(attempt(1, List.of()), mark(2)));
+        GroupCommit.Ticket ticket = cut.submit(1, List.of(attempt(1, List.of()), mark(2)));
 
         assertThat(ticket.await(200)).as("not before the database answers").isFalse();
         assertThat(ticket.await(10_000)).isTrue();
@@ -134,7 +175,7 @@ class GroupCommitTest {
             }
             written.add(changes);
         });
-        GroupCommit.Ticket ticket = cut.submit(List.of(attempt(1, List.of(twice, twice)), mark(2), attempt(3, List.of())));
+        GroupCommit.Ticket ticket = cut.submit(1, List.of(attempt(1, List.of(twice, twice)), mark(2), attempt(3, List.of())));
 
         assertThat(ticket.await(10_000)).isTrue();
         List<Change> all = written.stream().flatMap(List::stream).toList();
