@@ -210,7 +210,7 @@ final class GroupCommit implements Runnable {
     /**
      * Holds the group for the submitters that were active and are not in it yet, until they are or the delay after
      * the group's first submission has passed.
-     *
+     * <p>
      * Interrupted, it stops waiting (the group is written, the interrupt kept for the loop).
      *
      * @param group the group, its first submission first; submissions taken are added to it
