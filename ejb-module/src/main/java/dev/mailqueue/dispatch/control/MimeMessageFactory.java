@@ -14,12 +14,14 @@ import jakarta.mail.internet.MimeMessage;
 import jakarta.mail.internet.MimeMultipart;
 import jakarta.mail.internet.MimePart;
 import jakarta.mail.internet.MimeUtility;
+import jakarta.mail.util.ByteArrayDataSource;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UnsupportedEncodingException;
+import java.nio.charset.StandardCharsets;
 import java.util.Date;
 import java.util.List;
 import java.util.StringJoiner;
@@ -133,15 +135,30 @@ public final class MimeMessageFactory {
         String html = body.html();
         if (text != null && html != null) {
             MimeBodyPart textPart = new MimeBodyPart();
-            textPart.setText(text, "UTF-8");
+            text(textPart, text, "plain");
             MimeBodyPart htmlPart = new MimeBodyPart();
-            htmlPart.setText(html, "UTF-8", "html");
+            text(htmlPart, html, "html");
             part.setContent(new MimeMultipart("alternative", textPart, htmlPart));
         } else if (html != null) {
-            part.setText(html, "UTF-8", "html");
+            text(part, html, "html");
         } else {
-            part.setText(text == null ? "" : text, "UTF-8");
+            text(part, text == null ? "" : text, "plain");
         }
+    }
+
+    /**
+     * Sets a text body in UTF-8, as {@link MimePart#setText(String, String, String)} would: the same
+     * {@code Content-Type} ({@code text/<subtype>; charset=UTF-8}), the same transfer encoding chosen from
+     * the bytes (7bit when all ASCII, else quoted-printable or base64), the same bytes on the wire. The text
+     * is encoded once, here, and handed over as bytes: Jakarta Mail writes a body given as a {@code String}
+     * one byte at a time through its content handler (twice: once to choose the encoding), and looks that
+     * handler up each time, which was about a fifth of the server's CPU a dispatched mail (BENCHMARKS.md).
+     *
+     * @param subtype {@code plain} or {@code html}
+     */
+    static void text(MimePart part, String text, String subtype) throws MessagingException {
+        part.setDataHandler(new DataHandler(new ByteArrayDataSource(text.getBytes(StandardCharsets.UTF_8),
+                "text/" + subtype + "; charset=UTF-8")));
     }
 
     private static MimeBodyPart attachmentPart(ClaimedMail.AttachmentInfo attachment, AttachmentReader reader)

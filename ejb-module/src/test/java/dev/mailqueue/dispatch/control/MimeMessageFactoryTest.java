@@ -211,6 +211,31 @@ class MimeMessageFactoryTest {
         assertTextPart(received, "text/plain", "Grüße ☃\r\nLine two");
     }
 
+    /**
+     * The body is handed to Jakarta Mail as UTF-8 bytes, not as a {@code String} (the byte-at-a-time path): what goes
+     * on the wire must be what {@code setText} would have written, header fields and transfer encoding included.
+     */
+    @Test
+    void aTextBodyIsWrittenByteForByteAsSetTextWouldWriteIt() throws Exception {
+        List<String> texts = List.of("", "Thank you.", "Line one\r\nLine two\r\n", "bare\nline feeds\n",
+                ".a dot\r\n.at line starts", "trailing spaces   \r\nand\ttabs\t", "x".repeat(1200),
+                "Grüße aus Köln, ein ganz normaler Satz mit zwei Umlauten.", "日本語のテキストです。", "☃ 🙂 emoji only",
+                "<p>Grüße – <b>html</b> ☃</p>", "mixed\r\n" + "ü".repeat(500) + "\r\nend");
+        for (String subtype : List.of("plain", "html")) {
+            for (String text : texts) {
+                MimeMessage viaSetText = new MimeMessage(session);
+                viaSetText.setText(text, "UTF-8", subtype);
+                viaSetText.saveChanges();
+                MimeMessage viaBytes = new MimeMessage(session);
+                MimeMessageFactory.text(viaBytes, text, subtype);
+                viaBytes.saveChanges();
+
+                assertThat(wire(viaBytes, "Message-ID", "Date")).as("text/%s %s", subtype, text)
+                        .isEqualTo(wire(viaSetText, "Message-ID", "Date"));
+            }
+        }
+    }
+
     @Test
     void attachmentsMakeAMultipartMixedWithTheAlternativeBodyFirstThenEachFileWithItsNameAndBytes() throws Exception {
         byte[] pdf = new byte[70_000];
@@ -281,6 +306,12 @@ class MimeMessageFactoryTest {
         composed.writeTo(bytes);
         assertThat(bytes.toString(StandardCharsets.ISO_8859_1).chars()).as("7-bit clean").allMatch(c -> c < 128);
         return new MimeMessage(session, new ByteArrayInputStream(bytes.toByteArray()));
+    }
+
+    private static String wire(MimeMessage message, String... ignored) throws MessagingException, IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        message.writeTo(bytes, ignored);
+        return bytes.toString(StandardCharsets.ISO_8859_1);
     }
 
     private static List<String> addresses(Address[] addresses) {
