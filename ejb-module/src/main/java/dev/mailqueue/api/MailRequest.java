@@ -76,7 +76,7 @@ public class MailRequest implements Serializable, Cloneable {
     private String expiresAt;
 
     // The same two times, parsed once: a request is read several times on its way in (validation, the fingerprint,
-    // the factory) and Instant.parse costs microseconds each time (16 % of the server's CPU a mail in bulk enqueue,
+    // the factory) and Instant.parse costs microseconds each time (16 % of Liberty's CPU samples in bulk enqueue,
     // BENCHMARKS.md). Transient: only the text above travels.
     private transient Instant notBeforeInstant;
 
