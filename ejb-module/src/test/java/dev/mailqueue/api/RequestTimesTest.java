@@ -14,8 +14,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The delivery window of a request (not-before, expires-at) keeps its instant to the nanosecond whichever way the
- * request travels: set and read in one server, copied with its rendered content, or serialized (as a remote EJB call does) and read on the
- * other side, where only the text of the times was carried.
+ * request travels: set and read in one server, copied with its rendered content, or serialized (as a remote EJB
+ * call does) and read on the other side, where only the text of the times was carried.
  */
 class RequestTimesTest {
 
