@@ -1,5 +1,6 @@
 package dev.mailqueue.queue.control;
 
+import dev.mailqueue.schema.control.DatabaseKind;
 import dev.mailqueue.settings.control.InDoubtPolicy;
 import dev.mailqueue.api.EventType;
 import dev.mailqueue.api.MailStatus;
@@ -101,10 +102,15 @@ public class ClaimStore {
         try (Connection c = tables.connect()) {
             Dialect d = tables.dialect(c);
             AccountFilter filter = accounts.pausing(DispatchPauseStore.read(c));
-            int due = filter.claimsNothing() ? 0 : count(c, d.kind().firstRows(LeaseStrategy.DUE.formatted(filter.sql()), max),
-                    now, filter);
+            // On PostgreSQL in no order: a count needs none, and an order makes it sort every due row while the
+            // table's statistics are stale (see LeaseStrategy.OneStatement#planForKeys). Elsewhere in the claim's
+            // order, as OFFSET ... FETCH wants one on some databases.
+            boolean anyOrder = d.kind() == DatabaseKind.POSTGRESQL;
+            int due = filter.claimsNothing() ? 0 : count(c, d.kind().firstRows(
+                    (anyOrder ? LeaseStrategy.DUE_UNORDERED : LeaseStrategy.DUE).formatted(filter.sql()), max), now, filter);
             int expired = withExpired ? count(c, d.kind().firstRows("SELECT q.MAIL_ID FROM MAIL_QUEUE q JOIN MAIL_CLAIMER c"
-                    + " ON c.ID = q.CLAIMER WHERE c.EXPIRES_AT < ? ORDER BY q.MAIL_ID", max), now, null) : 0;
+                    + " ON c.ID = q.CLAIMER WHERE c.EXPIRES_AT < ?" + (anyOrder ? "" : " ORDER BY q.MAIL_ID"), max), now,
+                    null) : 0;
             return due + expired;
         } catch (SQLException e) {
             throw new StoreException("could not count the mail due", e);
@@ -178,6 +184,7 @@ public class ClaimStore {
 
     private Claim claim(Connection c, Dialect d, Lease lease, int claimNo, String server, Instant now, Instant until,
                         int limit, InDoubtPolicy inDoubt, AccountFilter accounts, boolean recover) throws SQLException {
+        d.lease().planForKeys(c);
         int takenBack = recover ? recover(c, d, server, now, inDoubt) : 0;
         if (renew(c, List.of(lease.claimer()), until).isEmpty()) {
             return new Claim(List.of(), takenBack, false);

@@ -10,7 +10,7 @@ import java.util.Locale;
 public enum DatabaseKind {
     /** Apache Derby 10.16, embedded; the default. */
     DERBY("derby", false),
-    /** PostgreSQL 10+ (tested with 15): the DDL uses CREATE SEQUENCE ... AS BIGINT. */
+    /** PostgreSQL 11+ (tested with 15): the DDL uses CREATE SEQUENCE ... AS BIGINT, the claim sets {@code jit}. */
     POSTGRESQL("postgresql", true),
     /** MariaDB 10.6+ (tested with 10.11): sequences from 10.3, SKIP LOCKED from 10.6. */
     MARIADB("mariadb", true),

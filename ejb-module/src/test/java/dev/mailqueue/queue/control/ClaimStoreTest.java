@@ -11,7 +11,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Timestamp;
 import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -21,6 +28,7 @@ import java.util.concurrent.Future;
 
 import static dev.mailqueue.testsupport.TestMails.mail;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The claim on the real schema and database: which mails it takes and in which order, that it writes only the narrow
@@ -151,7 +159,7 @@ class ClaimStoreTest {
         ExecutorService pool = Executors.newSingleThreadExecutor();
         try (var reader = db.connect()) {
             reader.setAutoCommit(false);
-            reader.setTransactionIsolation(java.sql.Connection.TRANSACTION_REPEATABLE_READ); // keeps its read locks
+            reader.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ); // keeps its read locks
             assertThat(number(reader, "SELECT CLAIMER FROM MAIL_QUEUE WHERE MAIL_ID = ?", id)).isEqualTo(dead.claimer());
             Future<Integer> recovery = pool.submit(() -> db.inTransaction(
                     () -> cut.recover("host/server", later, InDoubtPolicy.RESEND)));
@@ -175,7 +183,7 @@ class ClaimStoreTest {
         return QueueDatabase.isDerby() && db.number("SELECT COUNT(*) FROM SYSCS_DIAG.LOCK_TABLE WHERE STATE = 'WAIT'") > 0;
     }
 
-    static long number(java.sql.Connection c, String sql, long param) throws Exception {
+    static long number(Connection c, String sql, long param) throws Exception {
         try (var s = c.prepareStatement(sql)) {
             s.setLong(1, param);
             try (var r = s.executeQuery()) {
@@ -417,9 +425,9 @@ class ClaimStoreTest {
         long big = enqueue(TestMails.content(mail("big", 4, NOW.plusSeconds(1)), large, null, List.of(), List.of())).get(0);
         db.update("UPDATE MAIL_QUEUE SET SETTLED = 1 WHERE MAIL_ID = ?", small);
         db.update("INSERT INTO MAIL_RECIPIENT (MAIL_ID, ADDRESS, ATTEMPT_ID, STATUS, UPDATED_AT)"
-                + " VALUES (?, 'Gone@Example.com', 1, 'DEFERRED', ?)", small, java.sql.Timestamp.from(NOW));
+                + " VALUES (?, 'Gone@Example.com', 1, 'DEFERRED', ?)", small, Timestamp.from(NOW));
         db.update("INSERT INTO MAIL_RECIPIENT (MAIL_ID, ADDRESS, ATTEMPT_ID, STATUS, UPDATED_AT)"
-                + " VALUES (?, 'Gone@Example.com', 2, 'REFUSED', ?)", small, java.sql.Timestamp.from(NOW));
+                + " VALUES (?, 'Gone@Example.com', 2, 'REFUSED', ?)", small, Timestamp.from(NOW));
 
         List<ClaimedMail> claimed = claim(start("host/server#1", NOW), 1, 10, NOW.plusSeconds(2)).mails();
 
@@ -444,6 +452,51 @@ class ClaimStoreTest {
         assertThat(db.inTransaction(() -> cut.countClaimable(NOW.plusMillis(LEASE_MS + 1), 10, true, TestMails.ACCOUNTS))).isEqualTo(2);
         assertThat(db.inTransaction(() -> cut.countClaimable(NOW.plusMillis(LEASE_MS + 1), 10, false, TestMails.ACCOUNTS)))
                 .as("a wake-up counts queued mail only").isZero();
+    }
+
+    /**
+     * The claim's cost follows what it takes, not the backlog, also while PostgreSQL's statistics say the queue is
+     * empty: the state right after a burst is enqueued into an idle queue, until autovacuum analyzes the table. Rows
+     * read are the queue table's heap rows read in the claim's transaction ({@code pg_stat_xact_user_tables}).
+     */
+    @Test
+    void onPostgresqlAClaimAndACountReadAboutWhatTheyTakeEvenWhileTheStatisticsSayTheQueueIsEmpty() {
+        assumeTrue("postgresql".equals(QueueDatabase.KIND), "PostgreSQL's planner");
+        // Empty and analyzed so: no column statistics and no pages, as on a new schema or after an idle night
+        db.update("TRUNCATE MAIL_MESSAGE CASCADE");
+        db.update("ANALYZE MAIL_MESSAGE");
+        db.update("ANALYZE MAIL_QUEUE");
+        db.update("INSERT INTO MAIL_MESSAGE (ID, MESSAGE_ID, PRIORITY, CREATED_AT, FROM_ADDRESS, TO_ADDRESSES, SUBJECT,"
+                + " TEXT_BODY) SELECT i, '<' || i || '@burst.test>', 4, CAST(? AS TIMESTAMP) - i * INTERVAL '1 second', 'news@example.com',"
+                + " 'reader' || i || '@example.com', 'burst ' || i, 'Hello' FROM generate_series(1, 2000) AS g(i)",
+                Timestamp.valueOf(LocalDateTime.ofInstant(NOW, ZoneOffset.UTC)));
+        db.update("INSERT INTO MAIL_QUEUE (MAIL_ID, PRIORITY, CREATED_AT, DUE_AT, ATTEMPTS_LEFT)"
+                + " SELECT ID, PRIORITY, CREATED_AT, CREATED_AT, 3 FROM MAIL_MESSAGE");
+        Lease lease = start("host/server#1", NOW);
+
+        long[] counted = db.inTransaction(() -> new long[]{
+                cut.countClaimable(NOW, 10, false, TestMails.ACCOUNTS), rowsRead()});
+        long[] claimed = db.inTransaction(() -> new long[]{
+                cut.claim(lease, 1, "host/server", NOW, NOW.plusMillis(LEASE_MS), 10, InDoubtPolicy.RESEND,
+                        TestMails.ACCOUNTS, false).mails().size(), rowsRead()});
+
+        assertThat(counted[0]).isEqualTo(10);
+        assertThat(counted[1]).as("queue rows read to count 10 of 2,000 due mails").isLessThan(100);
+        assertThat(claimed[0]).isEqualTo(10);
+        assertThat(claimed[1]).as("queue rows read to claim 10 of 2,000 due mails").isLessThan(100);
+        assertThat(db.text("SELECT MIN(SUBJECT) FROM MAIL_MESSAGE m JOIN MAIL_QUEUE q ON q.MAIL_ID = m.ID"
+                + " WHERE q.CLAIMER IS NOT NULL")).as("the oldest were taken").isEqualTo("burst 1991");
+    }
+
+    /** @return heap rows of MAIL_QUEUE read so far in this thread's transaction, by scans and index fetches */
+    private static long rowsRead() throws SQLException {
+        try (Connection c = db.dataSource().getConnection();
+             Statement s = c.createStatement();
+             ResultSet r = s.executeQuery("SELECT COALESCE(seq_tup_read, 0) + COALESCE(idx_tup_fetch, 0)"
+                     + " FROM pg_stat_xact_user_tables WHERE relid = 'mail_queue'::regclass")) {
+            r.next();
+            return r.getLong(1);
+        }
     }
 
     @Test
