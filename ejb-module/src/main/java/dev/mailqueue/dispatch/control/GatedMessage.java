@@ -214,11 +214,20 @@ class GatedMessage extends MimeMessage {
     boolean hasUtf8Headers(String[] ignoreList) throws MessagingException {
         Enumeration<String> lines = getNonMatchingHeaderLines(ignoreList);
         while (lines.hasMoreElements()) {
-            if (!StandardCharsets.US_ASCII.newEncoder().canEncode(lines.nextElement())) {
+            if (!isAscii(lines.nextElement())) {
                 return true;
             }
         }
         return false;
+    }
+
+    private static boolean isAscii(String line) {
+        for (int i = 0; i < line.length(); i++) {
+            if (line.charAt(i) > 0x7F) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

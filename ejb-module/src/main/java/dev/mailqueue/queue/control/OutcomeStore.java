@@ -17,8 +17,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -151,7 +152,8 @@ public class OutcomeStore {
     /** @return the log rows of the outcomes, once their mails' queue rows are written */
     private List<AttemptLog.Row> recordAttempts(Connection c, Dialect d, List<AttemptResult> attempts, RetryPolicy retry,
                                                 InDoubtPolicy inDoubt, boolean verify) throws SQLException {
-        Map<AttemptResult, Transition> next = new LinkedHashMap<>();
+        // by identity: a record's hash would read every field, reply text and recipients included
+        Map<AttemptResult, Transition> next = new IdentityHashMap<>();
         List<AttemptResult> finished = new ArrayList<>();
         List<AttemptResult> again = new ArrayList<>();
         for (AttemptResult a : attempts) {
@@ -159,7 +161,7 @@ public class OutcomeStore {
             next.put(a, t);
             (t.status() == MailStatus.QUEUED ? again : finished).add(a);
         }
-        Set<AttemptResult> held = new HashSet<>();
+        Set<AttemptResult> held = Collections.newSetFromMap(new IdentityHashMap<>());
         if (!finished.isEmpty()) {
             held.addAll(finish(c, d, finished));
         }
@@ -206,7 +208,7 @@ public class OutcomeStore {
 
     /** @return the finished mails whose queue row their claimer still held, now deleted */
     private static Set<AttemptResult> finish(Connection c, Dialect d, List<AttemptResult> finished) throws SQLException {
-        Set<AttemptResult> held = new HashSet<>();
+        Set<AttemptResult> held = Collections.newSetFromMap(new IdentityHashMap<>());
         if (d.kind() == DatabaseKind.POSTGRESQL) {
             Long[] mails = new Long[finished.size()];
             Long[] claimers = new Long[finished.size()];
