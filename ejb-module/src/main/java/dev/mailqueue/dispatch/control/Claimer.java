@@ -86,6 +86,11 @@ public final class Claimer implements AutoCloseable {
         }
     }
 
+    /** @return when the lease runs out, as last committed (or earlier) */
+    Instant leaseUntil() {
+        return leaseUntil;
+    }
+
     /** The lease is gone: another server took it back (it had run out). The claimer sends nothing more. */
     void leaseLost() {
         leaseLost = true;

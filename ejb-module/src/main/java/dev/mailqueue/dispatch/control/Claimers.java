@@ -118,7 +118,7 @@ public class Claimers {
 
     /**
      * Renews the lease of every live claimer, one row each however many mails it holds, in one short transaction;
-     * called every third of the lease time (and a claim renews its claimer's lease too). A claimer whose row is gone
+     * called every third of the lease time (a claim renews its claimer's lease too when this is late). A claimer whose row is gone
      * hears that it lost its lease; when the database cannot be reached nothing changes, and a claimer whose lease
      * comes near its end stops ending DATA ({@link Claimer#holdsLease}).
      */

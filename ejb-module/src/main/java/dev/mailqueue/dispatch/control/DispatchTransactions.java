@@ -49,9 +49,23 @@ public class DispatchTransactions {
      * @see ClaimStore#claim
      * @throws dev.mailqueue.queue.control.StoreException (wrapped by the container) when the database fails
      */
-    public ClaimStore.Claim claim(Lease lease, int claimNo, String server, Instant now, int limit, AccountFilter accounts,
-                                  boolean recover) {
-        return claims.claim(lease, claimNo, server, now, leaseUntil(now), limit, settings.inDoubt(), accounts, recover);
+    public ClaimStore.Claim claim(Lease lease, int claimNo, String server, Instant now, Instant until, int limit,
+                                  AccountFilter accounts, boolean recover) {
+        return claims.claim(lease, claimNo, server, now, until, limit, settings.inDoubt(), accounts, recover);
+    }
+
+    /**
+     * Whether a claim renews its claimer's lease. The lease keeper renews every live claimer's lease every third of
+     * the lease time ({@link Claimers#renewLeases}), so a claimer's lease normally runs two thirds of the lease time
+     * or more beyond now and a claim leaves it as it is (one MAIL_CLAIMER write saved per claim). A claim renews it
+     * when half the lease time or less is left: a renewal that failed or is late.
+     *
+     * @param now       the claim's time
+     * @param heldUntil when the claimer's lease runs out, as last committed
+     * @return when the claim makes the lease run until ({@link #leaseUntil}), or null when it need not renew it
+     */
+    public Instant renewalAt(Instant now, Instant heldUntil) {
+        return heldUntil.isAfter(now.plusMillis(settings.leaseMillis() / 2)) ? null : leaseUntil(now);
     }
 
     /**

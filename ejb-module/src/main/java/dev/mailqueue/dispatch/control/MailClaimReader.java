@@ -90,6 +90,7 @@ public class MailClaimReader extends AbstractItemReader {
             long enqueued = signal.generation();
             long started = System.nanoTime();
             ClaimStore.Claim claim;
+            Instant renewal;
             Instant now = Instant.now();
             if (claimer.lostLease()) {
                 return null;
@@ -97,7 +98,9 @@ public class MailClaimReader extends AbstractItemReader {
             try {
                 Set<String> skipped = new HashSet<>(unreachableAccounts());
                 Map<String, Integer> caps = rateCaps(now, skipped);
-                claim = transactions.claim(claimer.lease(), claimer.nextClaim(), server.name(), now, settings.batchSize(),
+                renewal = transactions.renewalAt(now, claimer.leaseUntil());
+                claim = transactions.claim(claimer.lease(), claimer.nextClaim(), server.name(), now, renewal,
+                        settings.batchSize(),
                         AccountFilter.of(accounts.names(), skipped, accounts.defaultAccount().name()).capping(caps),
                         sweep.turn(now));
             } catch (RuntimeException e) {
@@ -113,7 +116,9 @@ public class MailClaimReader extends AbstractItemReader {
                 LOG.warning(() -> claimer.owner() + " stops: its lease was taken back (it had run out)");
                 return null;
             }
-            claimer.renewed(transactions.leaseUntil(now));
+            if (renewal != null) {
+                claimer.renewed(renewal);
+            }
             claimer.leased(claim.mails());
             claimed.addAll(claim.mails());
             if (claimed.isEmpty() && signal.generation() == enqueued) {

@@ -147,16 +147,24 @@ public class ClaimStore {
     /**
      * Claims due mail for one claimer, in the caller's transaction (which must commit before any mail is sent):
      * first, when asked, takes back the mail of claimers whose lease ran out ({@link #recover}); then renews the
-     * claimer's own lease to {@code until}, which fails when the lease is gone (then nothing is claimed: mail
-     * tagged with a claimer that no longer exists would never come back); then takes the best free due mail
-     * (priority, then age) under a pessimistic row lock ({@link LeaseStrategy}) and reads it.
+     * claimer's own lease to {@code until}, or when {@code until} is null only reads that its lease is still there;
+     * either fails when the lease is gone (then nothing is claimed: mail tagged with a claimer that no longer exists
+     * would never come back); then takes the best free due mail (priority, then age) under a pessimistic row lock
+     * ({@link LeaseStrategy}) and reads it.
+     * <p>
+     * A claim with no renewal writes nothing to MAIL_CLAIMER. It is for a claimer whose lease, as committed, still
+     * runs well beyond now (more than half the lease time, as the caller decides): {@link #recover} deletes a lease
+     * only once it has run out by the deleting server's clock, so between the read and the commit the lease cannot
+     * go unless two servers' clocks disagree by that much, far more than the sixth of the lease time that the
+     * claimers' fence already assumes.
      *
      * @param lease    the claimer
      * @param claimNo  which claim of this claimer it is, counting from 1: the claimer sends in claim order, then
      *                 in each claim's order, and the first mail of a dead claimer in that order is in doubt
      * @param server   this server, for the log of mail taken back
      * @param now      now
-     * @param until    the claimer's lease runs until then once the claim commits
+     * @param until    the claimer's lease runs until then once the claim commits; null to leave the lease as it
+     *                 is (its claimer's lease still runs more than half the lease time beyond now)
      * @param limit    most mails to take, 1 or more
      * @param inDoubt  what becomes of a taken-back mail that may have been sent
      * @param accounts whose mails to claim; the claim narrows it by what is paused (the queue, accounts,
@@ -186,7 +194,7 @@ public class ClaimStore {
                         int limit, InDoubtPolicy inDoubt, AccountFilter accounts, boolean recover) throws SQLException {
         d.lease().planForKeys(c);
         int takenBack = recover ? recover(c, d, server, now, inDoubt) : 0;
-        if (renew(c, List.of(lease.claimer()), until).isEmpty()) {
+        if (until == null ? !exists(c, lease) : renew(c, List.of(lease.claimer()), until).isEmpty()) {
             return new Claim(List.of(), takenBack, false);
         }
         AccountFilter filter = accounts.pausing(DispatchPauseStore.read(c));
@@ -249,6 +257,16 @@ public class ClaimStore {
             return renew(c, claimers, until);
         } catch (SQLException e) {
             throw new StoreException("could not renew the leases of " + claimers.size() + " claimers", e);
+        }
+    }
+
+    /** @return true while the claimer's MAIL_CLAIMER row is there: its lease was not taken back */
+    private static boolean exists(Connection c, Lease lease) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("SELECT ID FROM MAIL_CLAIMER WHERE ID = ?")) {
+            s.setLong(1, lease.claimer());
+            try (ResultSet r = s.executeQuery()) {
+                return r.next();
+            }
         }
     }
 

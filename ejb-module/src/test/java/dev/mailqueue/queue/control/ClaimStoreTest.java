@@ -75,6 +75,12 @@ class ClaimStoreTest {
         return db.inTransaction(() -> cut.claim(lease, claimNo, "host/server", now, now.plusMillis(LEASE_MS), limit, inDoubt, accounts, recover));
     }
 
+    /** A claim of a claimer whose lease still runs long enough: it leaves the lease as it is. */
+    ClaimStore.Claim claimWithoutRenewal(Lease lease, int claimNo, int limit, Instant now) {
+        return db.inTransaction(() -> cut.claim(lease, claimNo, "host/server", now, null, limit, InDoubtPolicy.RESEND,
+                TestMails.ACCOUNTS, false));
+    }
+
     String status(long id) {
         return db.text("SELECT STATUS FROM MAIL_STATE WHERE MAIL_ID = ?", id);
     }
@@ -125,6 +131,20 @@ class ClaimStoreTest {
     }
 
     @Test
+    void aClaimOfAClaimerWhoseLeaseRunsLongEnoughClaimsWithoutWritingItsLease() throws Exception {
+        enqueue(mail("a", 4, NOW), mail("b", 4, NOW));
+        Lease lease = start("host/server#1", NOW);
+
+        ClaimStore.Claim claim = claimWithoutRenewal(lease, 1, 10, NOW.plusSeconds(1));
+
+        assertThat(claim.leaseHeld()).isTrue();
+        assertThat(claim.mails()).extracting(ClaimedMail::subject).containsExactly("a", "b");
+        assertThat(expiry(lease)).as("the lease runs as it did: the claim wrote no MAIL_CLAIMER row")
+                .isEqualTo(NOW.plusMillis(LEASE_MS));
+        assertThat(status(claim.mails().get(0).id())).isEqualTo("SENDING");
+    }
+
+    @Test
     void aLeaseTakenBackIsNotRenewedAndItsClaimerClaimsNothingMore() {
         List<Long> ids = enqueue(mail("a", 4, NOW), mail("b", 4, NOW), mail("c", 4, NOW));
         Lease lapsed = start("host/server#1", NOW);
@@ -139,6 +159,9 @@ class ClaimStoreTest {
         ClaimStore.Claim late = claim(lapsed, 2, 10, NOW.plusMillis(LEASE_MS + 2));
         assertThat(late.leaseHeld()).isFalse();
         assertThat(late.mails()).isEmpty();
+        ClaimStore.Claim unrenewed = claimWithoutRenewal(lapsed, 3, 10, NOW.plusMillis(LEASE_MS + 3));
+        assertThat(unrenewed.leaseHeld()).as("a claim that does not renew still reads that the lease is gone").isFalse();
+        assertThat(unrenewed.mails()).isEmpty();
         assertThat(db.number("SELECT COUNT(*) FROM MAIL_QUEUE WHERE CLAIMER = ?", lapsed.claimer()))
                 .as("no mail is tagged with a claimer that no longer exists").isZero();
         assertThat(ids).hasSize(3);
