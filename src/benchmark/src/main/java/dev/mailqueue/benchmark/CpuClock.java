@@ -10,7 +10,9 @@ import java.util.stream.Stream;
  * CPU time of processes on Linux, from {@code /proc/<pid>/stat} (utime and stime, fields 14 and 15, in
  * clock ticks of 10 ms): for Liberty its JVM, for PostgreSQL every {@code postgres} process (its
  * connection backends and helpers) plus what the postmaster's finished children used (cutime and
- * cstime, fields 16 and 17), so a backend that ended during the phase still counts.
+ * cstime, fields 16 and 17), so a backend that ended during the phase still counts. Liberty's JIT compiler and
+ * garbage collector threads are also read apart ({@code /proc/<pid>/task/<tid>/stat}, by thread name), to tell a
+ * JVM still compiling from one whose own work costs more.
  */
 final class CpuClock {
 
@@ -59,8 +61,13 @@ final class CpuClock {
      * @param postgres every postgres process, seconds, or -1
      * @param sink     smtp-sink, seconds, or -1
      * @param client   this JVM, seconds, or -1
+     * @param libertyJit the server JVM's JIT compiler threads (HotSpot's {@code C1/C2 CompilerThread}), seconds,
+     *                   or -1; part of {@code liberty}
+     * @param libertyGc  the server JVM's garbage collector threads ({@code GC Thread}, {@code G1 ...}), seconds,
+     *                   or -1; part of {@code liberty}
      */
-    record Reading(Machine machine, double liberty, double postgres, double sink, double client) {
+    record Reading(Machine machine, double liberty, double postgres, double sink, double client, double libertyJit,
+                   double libertyGc) {
 
         /**
          * @param libertyPid the server's JVM, 0 for none
@@ -68,15 +75,18 @@ final class CpuClock {
          * @return the CPU time used so far
          */
         static Reading now(long libertyPid, long sinkPid) {
+            double[] threads = libertyPid > 0 ? jvmThreadSeconds(libertyPid) : null;
             return new Reading(CpuClock.machine(), libertyPid > 0 ? seconds(libertyPid) : -1, postgresSeconds(),
-                    sinkPid > 0 ? seconds(sinkPid) : -1, self());
+                    sinkPid > 0 ? seconds(sinkPid) : -1, self(), threads == null ? -1 : threads[0],
+                    threads == null ? -1 : threads[1]);
         }
 
         /** @return what was used between {@code before} and this reading; -1 (null) where either is missing */
         Reading since(Reading before) {
             return new Reading(machine == null || before.machine == null ? null : machine.since(before.machine),
                     minus(liberty, before.liberty), minus(postgres, before.postgres), minus(sink, before.sink),
-                    minus(client, before.client));
+                    minus(client, before.client), minus(libertyJit, before.libertyJit),
+                    minus(libertyGc, before.libertyGc));
         }
 
         private static double minus(double now, double then) {
@@ -118,6 +128,46 @@ final class CpuClock {
     static double seconds(long pid) {
         long[] f = fields(pid);
         return f == null ? -1 : (f[0] + f[1]) / TICKS_PER_SECOND;
+    }
+
+    /**
+     * @return CPU seconds of a HotSpot JVM's JIT compiler threads and of its garbage collector threads, by the
+     *         thread names Linux keeps (15 characters: {@code C2 CompilerThre}, {@code GC Thread#0}, {@code G1 Conc#0},
+     *         {@code G1 Refine#0}, ...), or null when {@code /proc/<pid>/task} cannot be read. HotSpot starts and
+     *         stops compiler threads as the work asks, and a thread that ended between two readings is missing
+     *         from the later one, so a phase's figure can be a little low.
+     */
+    static double[] jvmThreadSeconds(long pid) {
+        double jit = 0;
+        double gc = 0;
+        try (Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+            for (Path task : tasks.toList()) {
+                String stat = read(task.resolve("stat"));
+                if (stat == null) {
+                    continue; // the thread ended
+                }
+                String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+                boolean compiler = name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre");
+                boolean collector = name.startsWith("GC Thread") || name.startsWith("G1 ");
+                if (compiler || collector) {
+                    double seconds = ticks(stat) / TICKS_PER_SECOND;
+                    if (compiler) {
+                        jit += seconds;
+                    } else {
+                        gc += seconds;
+                    }
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+        return new double[]{jit, gc};
+    }
+
+    /** @return utime + stime of a {@code stat} line, clock ticks */
+    private static long ticks(String stat) {
+        List<String> rest = List.of(stat.substring(stat.lastIndexOf(')') + 2).split(" "));
+        return Long.parseLong(rest.get(11)) + Long.parseLong(rest.get(12));
     }
 
     /** @return CPU seconds of every process named {@code postgres}, and of the postmaster's finished children */

@@ -274,6 +274,8 @@ final class Report {
                              Function<Round, Long> units) {
         row(rounds, "Liberty / PostgreSQL CPU " + unit, r -> ms(CpuClock.Reading.millis(cpu.apply(r).liberty(),
                 units.apply(r))) + " / " + ms(CpuClock.Reading.millis(cpu.apply(r).postgres(), units.apply(r))));
+        row(rounds, "of Liberty's: JIT / GC threads", r -> ms(CpuClock.Reading.millis(cpu.apply(r).libertyJit(),
+                units.apply(r))) + " / " + ms(CpuClock.Reading.millis(cpu.apply(r).libertyGc(), units.apply(r))));
     }
 
     private void databaseRows(List<Round> rounds, String unit, Function<Round, PgCounters.Delta> delta, long units) {
