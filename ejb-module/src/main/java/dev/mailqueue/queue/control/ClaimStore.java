@@ -18,6 +18,7 @@ import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -406,15 +407,23 @@ public class ClaimStore {
             + " CASE WHEN LENGTH(m.TEXT_BODY) <= " + CLAIM_BODY_CHARS + " THEN m.TEXT_BODY END,"
             + " CASE WHEN LENGTH(m.HTML_BODY) <= " + CLAIM_BODY_CHARS + " THEN m.HTML_BODY END, m.COPY_OF,"
             + " m.UNSUBSCRIBE_LIST, m.ADDRESS_NAMES,"
-            + " CASE WHEN EXISTS (SELECT 1 FROM SUPPRESSION) THEN 1 ELSE 0 END, m.RAW_SIZE"
-            + " FROM MAIL_QUEUE q JOIN MAIL_MESSAGE m ON m.ID = q.MAIL_ID WHERE q.MAIL_ID IN (%s)"
-            + " ORDER BY q.PRIORITY DESC, q.CREATED_AT, q.MAIL_ID";
+            + " CASE WHEN EXISTS (SELECT 1 FROM SUPPRESSION) THEN 1 ELSE 0 END, m.RAW_SIZE, q.PRIORITY, q.CREATED_AT"
+            + " FROM MAIL_QUEUE q JOIN MAIL_MESSAGE m ON m.ID = q.MAIL_ID WHERE q.MAIL_ID IN (%s)";
+
+    /**
+     * The send order of a claim's mails, the claim's own order: priority, highest first, then age, then id. Sorted
+     * here, not by the read: on PostgreSQL, sorting up to 100 whole rows (bodies of up to 64 KB each) took 0.4 of
+     * the read's 1.3 ms for 100 mails of 1 KB.
+     */
+    private static final Comparator<Row> SEND_ORDER = Comparator.comparingInt(Row::priority).reversed()
+            .thenComparing(Row::queuedAt).thenComparingLong(Row::id);
 
     /** One claimed mail while it is read, before its parts are attached. */
     private record Row(long id, String messageId, Instant createdAt, int attempts, Instant expiresAt, String from,
                        String fromName, String replyTo, String to, String cc, String bcc, String subject,
                        String account, boolean settledRows, boolean maybeHeaders, boolean maybeAttachments,
-                       ClaimedMail.Body body, long filesOf, String list, String names) {
+                       ClaimedMail.Body body, long filesOf, String list, String names, int priority,
+                       Instant queuedAt) {
 
         /** @return the mail's recipients, To, then Cc, then Bcc, as written */
         List<String> recipients() {
@@ -454,10 +463,11 @@ public class ClaimStore {
                             r.getString(6), r.getString(7), r.getString(8), r.getString(9), r.getString(10),
                             r.getString(11), r.getString(12), r.getString(13), r.getInt(14) == 1,
                             headersUnknown || headers > 0, attachmentsUnknown || attachments > 0, body, filesOf,
-                            r.getString(22), r.getString(23)));
+                            r.getString(22), r.getString(23), r.getInt(26), SqlTime.get(r, 27)));
                 }
             }
         }
+        rows.sort(SEND_ORDER);
         Map<Long, Map<String, RecipientStatus>> settled = settledRecipients(c,
                 rows.stream().filter(Row::settledRows).map(Row::id).toList());
         Set<Long> nobodyLeft = settleSuppressed(c, d, rows, settled, lease, now, anySuppression);
