@@ -18,7 +18,8 @@ import java.util.List;
  * The dispatcher's database work, each call a short transaction of its own that commits when the call
  * returns (REQUIRES_NEW), whatever transaction the caller is in: a claim commits its leases before a
  * mail is sent, and a group of recorded changes is durable when {@link #record} returns. Nothing here
- * talks to an SMTP server.
+ * talks to an SMTP server. The two computations of a lease's end ({@link #renewalAt}, {@link #leaseUntil}) touch no
+ * database and start no transaction (SUPPORTS): a claim asks one of them each time.
  */
 @Stateless
 @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
@@ -64,6 +65,7 @@ public class DispatchTransactions {
      * @param heldUntil when the claimer's lease runs out, as last committed
      * @return when the claim makes the lease run until ({@link #leaseUntil}), or null when it need not renew it
      */
+    @TransactionAttribute(TransactionAttributeType.SUPPORTS)
     public Instant renewalAt(Instant now, Instant heldUntil) {
         return heldUntil.isAfter(now.plusMillis(settings.leaseMillis() / 2)) ? null : leaseUntil(now);
     }
@@ -79,6 +81,7 @@ public class DispatchTransactions {
     }
 
     /** @return when a lease taken or renewed at {@code now} runs out: {@code mailqueue.dispatch.lease.ms} later */
+    @TransactionAttribute(TransactionAttributeType.SUPPORTS)
     public Instant leaseUntil(Instant now) {
         return now.plusMillis(settings.leaseMillis());
     }

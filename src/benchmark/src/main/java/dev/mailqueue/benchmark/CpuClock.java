@@ -150,7 +150,8 @@ final class CpuClock {
                 boolean compiler = name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre");
                 boolean collector = name.startsWith("GC Thread") || name.startsWith("G1 ");
                 if (compiler || collector) {
-                    double seconds = ticks(stat) / TICKS_PER_SECOND;
+                    long[] f = fields(stat);
+                    double seconds = (f[0] + f[1]) / TICKS_PER_SECOND;
                     if (compiler) {
                         jit += seconds;
                     } else {
@@ -162,12 +163,6 @@ final class CpuClock {
             return null;
         }
         return new double[]{jit, gc};
-    }
-
-    /** @return utime + stime of a {@code stat} line, clock ticks */
-    private static long ticks(String stat) {
-        List<String> rest = List.of(stat.substring(stat.lastIndexOf(')') + 2).split(" "));
-        return Long.parseLong(rest.get(11)) + Long.parseLong(rest.get(12));
     }
 
     /** @return CPU seconds of every process named {@code postgres}, and of the postmaster's finished children */
@@ -195,12 +190,14 @@ final class CpuClock {
         return total;
     }
 
-    /** @return utime, stime, cutime, cstime and ppid, or null */
+    /** @return utime, stime, cutime, cstime and ppid of a process, or null when it is gone */
     private static long[] fields(long pid) {
         String stat = read(Path.of("/proc", Long.toString(pid), "stat"));
-        if (stat == null) {
-            return null;
-        }
+        return stat == null ? null : fields(stat);
+    }
+
+    /** @return utime, stime, cutime, cstime (clock ticks) and whether the parent is init (1, else 0) of a stat line */
+    private static long[] fields(String stat) {
         // The command name (field 2) is in parentheses and may hold spaces: split after its last ')'.
         List<String> rest = List.of(stat.substring(stat.lastIndexOf(')') + 2).split(" "));
         // rest.get(0) is field 3 (state), so field n is rest.get(n - 3).
