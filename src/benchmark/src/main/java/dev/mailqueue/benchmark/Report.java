@@ -151,7 +151,7 @@ final class Report {
                 DISPATCH_CPU_OF_RAW * r.rawCpu().machineMillis(n), String.format("%.3f ms vs 2 x %.3f",
                         r.dispatchCpu().machineMillis(n), r.rawCpu().machineMillis(n))));
         row(rounds, "dispatch: PostgreSQL writes <= 3", r -> verdict(perUnit(r.dispatchDb().total().writes(), n),
-                DISPATCH_TUPLE_WRITES, "%.2f"));
+                DISPATCH_TUPLE_WRITES, "%.4f")); // 4 places: a claimer's own lease row (2 writes a job execution) shows
         row(rounds, "dispatch: PostgreSQL WAL <= 1 KB", r -> verdict(perUnit(r.dispatchDb().walBytes(), n),
                 DISPATCH_WAL_BYTES, "%,.0f B"));
         row(rounds, "dispatch: PostgreSQL CPU <= 0.15 ms", r -> verdict(
