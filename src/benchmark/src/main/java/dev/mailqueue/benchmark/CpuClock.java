@@ -190,7 +190,7 @@ final class CpuClock {
         return total;
     }
 
-    /** @return utime, stime, cutime, cstime and ppid of a process, or null when it is gone */
+    /** @return {@link #fields(String)} of a process, or null when it is gone */
     private static long[] fields(long pid) {
         String stat = read(Path.of("/proc", Long.toString(pid), "stat"));
         return stat == null ? null : fields(stat);
