@@ -1,5 +1,8 @@
 package dev.mailqueue.dispatch.control;
 
+import dev.mailqueue.mime.control.HeaderLimits;
+import dev.mailqueue.mime.control.HeaderSection;
+import dev.mailqueue.mime.control.MalformedHeaderException;
 import jakarta.mail.Address;
 import jakarta.mail.MessagingException;
 import jakarta.mail.Session;
@@ -37,12 +40,21 @@ final class RawGatedMessage extends GatedMessage {
      * @param sender      the envelope sender, a bare address
      * @param recipients  the envelope recipients, bare addresses
      * @param utf8Headers whether its header fields hold UTF-8
-     * @throws MessagingException when the stored header section cannot be read
+     * @throws MessagingException when the stored header section breaks {@link HeaderSection}'s grammar or passes
+     *                            {@link HeaderLimits#CEILING} (a message queued before the queue checked them, e.g.
+     *                            with a bare CR that would show one reader a field another does not see)
      */
     RawGatedMessage(Session session, String messageId, byte[] message, String sender, List<String> recipients,
                     boolean utf8Headers) throws MessagingException {
         super(session, messageId);
-        int bodyStart = bodyStart(message);
+        int bodyStart;
+        try {
+            bodyStart = HeaderSection.read(message, HeaderLimits.CEILING).bodyStart();
+        } catch (MalformedHeaderException e) {
+            throw new MessagingException("the stored header section is not one the queue sends: " + e.getMessage());
+        }
+        // Jakarta Mail ends a header line at CR, LF or CRLF; the section has no CR but before LF, so it reads the
+        // lines HeaderSection read
         headers = new InternetHeaders(new ByteArrayInputStream(message, 0, bodyStart), true);
         content = Arrays.copyOfRange(message, bodyStart, message.length);
         saved = true;
@@ -60,24 +72,6 @@ final class RawGatedMessage extends GatedMessage {
         InternetAddress address = new InternetAddress();
         address.setAddress(bare);
         return address;
-    }
-
-    /**
-     * @return the offset after the empty line that ends the header section (RFC 5322 §2.1), or the length of a
-     *         message without one
-     */
-    static int bodyStart(byte[] message) {
-        int lineStart = 0;
-        for (int i = 0; i < message.length; i++) {
-            if (message[i] == '\n') {
-                int length = i - lineStart - (i > lineStart && message[i - 1] == '\r' ? 1 : 0);
-                if (length == 0) {
-                    return i + 1;
-                }
-                lineStart = i + 1;
-            }
-        }
-        return message.length;
     }
 
     /** @return the stored envelope recipients, not the header fields' */

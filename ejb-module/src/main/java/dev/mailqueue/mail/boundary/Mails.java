@@ -31,6 +31,9 @@ import dev.mailqueue.queue.control.EnqueueStore;
 import dev.mailqueue.queue.control.NewMail;
 import dev.mailqueue.queue.control.OperatorStore;
 import dev.mailqueue.queue.control.StoreException;
+import dev.mailqueue.mime.control.HeaderLimits;
+import dev.mailqueue.settings.control.Settings;
+import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
 import jakarta.annotation.security.DeclareRoles;
 import jakarta.annotation.security.RolesAllowed;
@@ -101,6 +104,14 @@ public class Mails implements MailQueueLocal, MailQueueRemote {
     @Inject
     ServerInstance server;
 
+    /** The caps on a raw message's header section ({@link HeaderLimits}), read once per instance. */
+    private HeaderLimits rawLimits;
+
+    @PostConstruct
+    void readLimits() {
+        rawLimits = HeaderLimits.read(Settings.fromConfig(Mails.class));
+    }
+
     @Override
     public EnqueueReceipt enqueue(MailRequest request) throws InvalidMailException, SenderNotAllowedException {
         budget.check(request);
@@ -130,7 +141,10 @@ public class Mails implements MailQueueLocal, MailQueueRemote {
             throw new InvalidMailException(List.of(new FieldError("message", "is required: an RFC 5322 message")));
         }
         budget.checkRaw(mail.getMessage().length);
-        RawMessage message = RawMessage.parse(mail.getMessage());
+        RawMessage message = RawMessage.parse(mail.getMessage(), rawLimits);
+        String user = caller();
+        boolean admin = isAdmin();
+        validator.checkRaw(message, domain -> senders.mayUseDomain(user, admin, domain));
         RawEnvelope envelope = RawEnvelope.of(mail, message);
         try {
             validator.check(envelope.request());

@@ -3,7 +3,9 @@ package dev.mailqueue.mail.control;
 import dev.mailqueue.api.FieldError;
 import dev.mailqueue.api.MailLimits;
 import dev.mailqueue.api.validation.PlainTextValidator;
+import dev.mailqueue.dkim.control.DkimKeys;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -11,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * The rules for custom header fields, so that a caller can add {@code List-Unsubscribe} or
@@ -51,6 +54,68 @@ public class HeaderPolicy {
      * are read as its sender), {@code arc-} (RFC 8617 Authenticated Received Chain, written by servers).
      */
     public static final List<String> RESERVED_PREFIXES = List.of("content-", "resent-", "arc-");
+
+    /**
+     * The fields of a raw message that only mail servers write, lower case: {@link #SERVER_WRITTEN} and
+     * {@code Return-Path} (RFC 5321 §4.4: written at final delivery), but neither {@code Received} (every relay on
+     * a message's path adds one, RFC 5321 §4.4, the queue's own SMTP submission listener too; it names no author)
+     * nor {@code DKIM-Signature} (a sender may sign its own domains; one of a domain the queue signs for and the
+     * sender may not use is refused by {@link #checkRaw}).
+     */
+    static final Set<String> RAW_SERVER_WRITTEN = Set.of("return-path", "authentication-results", "received-spf",
+            "domainkey-signature", "delivered-to", "original-recipient", "x-original-to");
+
+    @Inject
+    DkimKeys dkim;
+
+    /**
+     * The header policy of raw MIME: the fields a raw message may not carry, with the reasons JSON mail's custom
+     * fields are refused for: {@link #RAW_SERVER_WRITTEN}, every {@code Resent-*} and {@code ARC-*}, and a
+     * {@code DKIM-Signature} whose {@code d=} tag (RFC 6376 §3.5) names a domain this installation signs for
+     * ({@link DkimKeys}) that the sender may not use: a signature the queue made for another tenant's message would
+     * vouch for this one. A sender may sign its own domains (the queue then adds its signature, docs/dkim.md), and
+     * a signature of a domain the queue does not sign for is the sender's affair: the From allow-list already
+     * keeps a sender from replaying another domain's signed message, since RFC 6376 §5.4 makes every signature
+     * cover From. {@code Content-*} and the fields the queue writes for JSON mail (From, Subject, ...) are the
+     * message's own.
+     *
+     * @param message  a parsed raw message
+     * @param mayUse   whether the sender may send as an address of a domain (its From allow-list), given the
+     *                 domain in lower case
+     * @return the broken rules, each named {@code message.<Name>} as the field is written; empty when all pass
+     */
+    List<FieldError> checkRaw(RawMessage message, Predicate<String> mayUse) {
+        List<FieldError> errors = new ArrayList<>();
+        for (RawMessage.Field field : message.fields()) {
+            String lower = field.name().toLowerCase(Locale.ROOT);
+            if (RAW_SERVER_WRITTEN.contains(lower) || lower.startsWith("resent-") || lower.startsWith("arc-")) {
+                errors.add(new FieldError("message." + field.name(), "is a trace, authentication or resent field that"
+                        + " only mail servers write; it cannot be given in a raw message"));
+            } else if (lower.equals("dkim-signature")) {
+                String domain = signingDomain(field.value());
+                if (domain != null && dkim != null && dkim.forDomain(domain).isPresent() && !mayUse.test(domain)) {
+                    errors.add(new FieldError("message." + field.name(), "names d=" + domain + ", a domain this queue"
+                            + " signs for that you may not send as"));
+                }
+            }
+        }
+        return errors;
+    }
+
+    /**
+     * @param value a DKIM-Signature field's value: a tag list (RFC 6376 §3.2), {@code tag=value} separated by
+     *              semicolons, with folding white space anywhere
+     * @return the value of its {@code d=} tag without white space, lower case; null when it has none
+     */
+    static String signingDomain(String value) {
+        for (String tag : value.split(";")) {
+            int equals = tag.indexOf('=');
+            if (equals > 0 && tag.substring(0, equals).strip().equals("d")) {
+                return tag.substring(equals + 1).replaceAll("[ \t\r\n]", "").toLowerCase(Locale.ROOT);
+            }
+        }
+        return null;
+    }
 
     /**
      * @param headers custom header fields of one request, may be null

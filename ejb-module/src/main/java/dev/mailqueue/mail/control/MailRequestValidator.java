@@ -181,6 +181,19 @@ public class MailRequestValidator {
     }
 
     /**
+     * @param message a parsed raw message
+     * @param mayUse  whether the sender may send as an address of a domain, given in lower case
+     * @throws InvalidMailException naming each header field that {@link HeaderPolicy#checkRaw} refuses, as
+     *                              {@code message.<Name>}
+     */
+    public void checkRaw(RawMessage message, java.util.function.Predicate<String> mayUse) throws InvalidMailException {
+        List<FieldError> errors = headers.checkRaw(message, mayUse);
+        if (!errors.isEmpty()) {
+            throw new InvalidMailException(errors);
+        }
+    }
+
+    /**
      * @param requests the mails of a bulk enqueue, may be null
      * @throws InvalidMailException when the list is null, empty or longer than
      *                              {@link MailLimits#BATCH}, or any mail breaks a rule; fields are

@@ -3,6 +3,9 @@ package dev.mailqueue.mail.control;
 import dev.mailqueue.api.FieldError;
 import dev.mailqueue.api.InvalidMailException;
 import dev.mailqueue.api.MailLimits;
+import dev.mailqueue.mime.control.HeaderLimits;
+import dev.mailqueue.mime.control.HeaderSection;
+import dev.mailqueue.mime.control.MalformedHeaderException;
 import jakarta.mail.internet.AddressException;
 import jakarta.mail.internet.InternetAddress;
 import jakarta.mail.internet.MailDateFormat;
@@ -10,9 +13,6 @@ import jakarta.mail.internet.MimeUtility;
 
 import java.io.ByteArrayOutputStream;
 import java.io.UnsupportedEncodingException;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -29,15 +29,17 @@ import java.util.regex.Pattern;
  * A finished RFC 5322 message handed to the queue (raw MIME), checked against the grammar the queue relies on
  * and read for what the queue needs of it: the From, Sender, To, Cc and Bcc addresses, the Message-ID and the
  * Subject. The message is kept as bytes and never re-encoded: {@link #stored} gives it as it is sent, the
- * {@code Bcc} field left out and {@code Message-ID} and {@code Date} put first where it lacks them.
+ * {@code Bcc} field left out, {@code Message-ID} and {@code Date} put first where it lacks them, and every line
+ * of the header section ended with CRLF.
  *
  * <p>Refused, each with a {@link FieldError} naming {@code message} or the header field
  * ({@code message.From}):
  * <ul>
  *   <li>a line over 998 octets without its CRLF (RFC 5322 §2.1.1; RFC 5321 §4.5.3.1.6 allows 1,000 with
  *       it), or a NUL octet (RFC 5322 §2.3, RFC 6152: not even 8BITMIME carries one);</li>
- *   <li>a header section that is not one: a line that is neither {@code name: value} (RFC 5322 §2.2, the name
- *       printable ASCII without a colon) nor the folded continuation of one, before the first empty line;</li>
+ *   <li>a header section that breaks {@link HeaderSection}'s grammar, the one the claimer reads it with at
+ *       sending: a CR not followed by LF, a line that is neither {@code name: value} nor the folded continuation
+ *       of one, more fields or bytes than {@link HeaderLimits} allows;</li>
  *   <li>a header field whose non-ASCII octets are not UTF-8 (RFC 6532 §3.2); one that is UTF-8 makes the
  *       message one that is sent only with SMTPUTF8 ({@link #utf8Headers()});</li>
  *   <li>no From field, or one without an address, or several addresses in From without a Sender field, or a
@@ -51,7 +53,7 @@ import java.util.regex.Pattern;
 public final class RawMessage {
 
     /** RFC 5322 §2.1.1: a line is at most 998 characters without its CRLF. */
-    public static final int LINE_OCTETS = 998;
+    public static final int LINE_OCTETS = HeaderSection.LINE_OCTETS;
 
     /** The Message-ID column: 255 characters with the angle brackets. */
     static final int MESSAGE_ID_CHARS = 255;
@@ -66,14 +68,13 @@ public final class RawMessage {
     private static final byte[] CRLF = {'\r', '\n'};
 
     /**
-     * One header field as it came: its bytes (with its continuation lines and line ends) and its value.
+     * One header field as it came.
      *
      * @param name  the field name as written
-     * @param start the offset of its first octet in the message
-     * @param end   the offset after its last line end
+     * @param place where it is in the message
      * @param value its value unfolded (RFC 5322 §2.2.3), decoded as UTF-8, without the leading blank
      */
-    record Field(String name, int start, int end, String value) {
+    record Field(String name, HeaderSection.Field place, String value) {
 
         boolean is(String other) {
             return name.equalsIgnoreCase(other);
@@ -81,35 +82,60 @@ public final class RawMessage {
     }
 
     private final byte[] source;
+    private final HeaderSection section;
     private final List<Field> fields;
-    private final int bodyStart;
     private final boolean utf8Headers;
 
-    private RawMessage(byte[] source, List<Field> fields, int bodyStart, boolean utf8Headers) {
+    private RawMessage(byte[] source, HeaderSection section, List<Field> fields, boolean utf8Headers) {
         this.source = source;
+        this.section = section;
         this.fields = fields;
-        this.bodyStart = bodyStart;
         this.utf8Headers = utf8Headers;
     }
 
     /**
      * @param source the message's bytes, not null
+     * @param limits the caps on its header section
      * @return the message, checked
      * @throws InvalidMailException naming {@code message} or the header field at fault (the first fault of the
      *                              header section and every fault of the required fields)
      */
-    public static RawMessage parse(byte[] source) throws InvalidMailException {
+    public static RawMessage parse(byte[] source, HeaderLimits limits) throws InvalidMailException {
         if (source.length == 0) {
             throw invalid("message", "is empty: an RFC 5322 message (header fields, an empty line, the body) is required");
         }
-        List<Field> fields = new ArrayList<>();
+        HeaderSection section;
+        try {
+            section = HeaderSection.read(source, limits);
+        } catch (MalformedHeaderException e) {
+            throw invalid("message", e.getMessage());
+        }
+        List<Field> fields = new ArrayList<>(section.fields().size());
         boolean utf8 = false;
-        int bodyStart = source.length;
-        boolean inHeader = true;
-        int fieldStart = -1;
-        String fieldName = null;
+        for (HeaderSection.Field place : section.fields()) {
+            String name = section.name(place);
+            String raw;
+            try {
+                raw = section.rawValue(place);
+            } catch (MalformedHeaderException e) {
+                throw invalid("message." + name, e.getMessage());
+            }
+            fields.add(new Field(name, place, MimeUtility.unfold(raw).strip()));
+            utf8 |= !section.isAscii(place);
+        }
+        checkBody(source, section);
+        RawMessage message = new RawMessage(source, section, List.copyOf(fields), utf8);
+        message.checkFields();
+        return message;
+    }
+
+    /** Checks the body's lines: at most {@value #LINE_OCTETS} octets without the line end, and no NUL. */
+    private static void checkBody(byte[] source, HeaderSection section) throws InvalidMailException {
         int line = 0;
-        int pos = 0;
+        for (int i = 0; i < section.bodyStart(); i++) {
+            line += source[i] == '\n' ? 1 : 0;
+        }
+        int pos = section.bodyStart();
         while (pos < source.length) {
             line++;
             int lf = indexOf(source, (byte) '\n', pos);
@@ -122,66 +148,8 @@ public final class RawMessage {
             if (indexOf(source, (byte) 0, pos, end) >= 0) {
                 throw invalid("message", "line " + line + " holds a NUL octet, which no message may carry (RFC 5322 2.3)");
             }
-            if (inHeader) {
-                boolean continuation = end > pos && (source[pos] == ' ' || source[pos] == '\t');
-                if (end == pos || !continuation) {
-                    if (fieldName != null) {
-                        Field field = field(source, fieldName, fieldStart, pos);
-                        utf8 |= !isAscii(source, fieldStart, pos);
-                        fields.add(field);
-                        fieldName = null;
-                    }
-                }
-                if (end == pos) {
-                    inHeader = false;
-                    bodyStart = next;
-                } else if (continuation) {
-                    if (fieldStart < 0) {
-                        throw invalid("message", "line 1 begins with a blank: a message begins with a header field"
-                                + " (RFC 5322 2.2)");
-                    }
-                } else {
-                    fieldName = fieldName(source, pos, end, line);
-                    fieldStart = pos;
-                }
-            }
             pos = next;
         }
-        if (fieldName != null) {
-            fields.add(field(source, fieldName, fieldStart, source.length));
-            utf8 |= !isAscii(source, fieldStart, source.length);
-        }
-        RawMessage message = new RawMessage(source, List.copyOf(fields), bodyStart, utf8);
-        message.checkFields();
-        return message;
-    }
-
-    /** @return the field name of a line that starts a field */
-    private static String fieldName(byte[] source, int start, int end, int line) throws InvalidMailException {
-        int colon = indexOf(source, (byte) ':', start, end);
-        boolean valid = colon > start;
-        for (int i = start; valid && i < colon; i++) {
-            valid = source[i] >= 33 && source[i] <= 126;
-        }
-        if (!valid) {
-            throw invalid("message", "line " + line + " is neither a header field (name: value, RFC 5322 2.2) nor"
-                    + " the continuation of one; the header section ends at the first empty line");
-        }
-        return new String(source, start, colon - start, StandardCharsets.US_ASCII);
-    }
-
-    private static Field field(byte[] source, String name, int start, int end) throws InvalidMailException {
-        String text;
-        try {
-            text = StandardCharsets.UTF_8.newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(source, start, end - start)).toString();
-        } catch (CharacterCodingException e) {
-            throw invalid("message." + name, "holds octets that are not UTF-8; a header field may hold only ASCII or"
-                    + " UTF-8 (RFC 6532 3.2)");
-        }
-        String value = MimeUtility.unfold(text.substring(name.length() + 1)).strip();
-        return new Field(name, start, end, value);
     }
 
     /** Checks the fields of RFC 5322 §3.6 the queue relies on. */
@@ -292,6 +260,11 @@ public final class RawMessage {
         }).orElse(null);
     }
 
+    /** @return its header fields, in their order */
+    List<Field> fields() {
+        return fields;
+    }
+
     /** @return whether a field of the given name is present */
     public boolean has(String name) {
         return fields.stream().anyMatch(f -> f.is(name));
@@ -307,7 +280,8 @@ public final class RawMessage {
      * @param date      the origination date to add when it has none (RFC 5322 §3.6.1)
      * @return the message as the queue stores and sends it: the added fields first, then its own fields in
      *         their order and octets without {@code Bcc} (RFC 5322 §3.6.3: the queue sends the blind copies
-     *         through the envelope), then the rest as it came
+     *         through the envelope), each line ended with CRLF (one that came with LF alone gets its CR), the empty
+     *         line, then the body as it came
      */
     public byte[] stored(String messageId, Instant date) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(source.length + 128);
@@ -321,29 +295,21 @@ public final class RawMessage {
             out.writeBytes(("Date: " + format.format(Date.from(date))).getBytes(StandardCharsets.US_ASCII));
             out.writeBytes(CRLF);
         }
-        int copied = 0;
         for (Field field : fields) {
-            if (field.is("Bcc")) {
-                out.write(source, copied, field.start() - copied);
-                copied = field.end();
+            if (!field.is("Bcc")) {
+                section.writeField(field.place(), out);
             }
         }
-        out.write(source, copied, source.length - copied);
+        if (section.ended()) {
+            out.writeBytes(CRLF);
+        }
+        out.write(source, section.bodyStart(), source.length - section.bodyStart());
         return out.toByteArray();
     }
 
     /** @return the offset of the body in the message as it came (its length when it has none) */
     int bodyStart() {
-        return bodyStart;
-    }
-
-    private static boolean isAscii(byte[] source, int start, int end) {
-        for (int i = start; i < end; i++) {
-            if (source[i] < 0) {
-                return false;
-            }
-        }
-        return true;
+        return section.bodyStart();
     }
 
     private static int indexOf(byte[] source, byte b, int from) {

@@ -106,6 +106,26 @@ public class SenderPolicy {
     }
 
     /**
+     * @param user   the caller's principal name
+     * @param admin  whether the caller has the role {@code mail-admin} (then every domain is allowed)
+     * @param domain a domain, compared without regard to case
+     * @return whether the user may send as some address at that domain: an entry of its allow-list is {@code *},
+     *         or names the domain or an address at it
+     */
+    public boolean mayUseDomain(String user, boolean admin, String domain) {
+        if (admin) {
+            return true;
+        }
+        for (String entry : entries(PREFIX + user)) {
+            int at = entry.lastIndexOf('@');
+            if (entry.equals("*") || at >= 0 && entry.substring(at + 1).equalsIgnoreCase(domain)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
      * @param user the caller's principal name
      * @param from a bare address, {@code local@domain}
      * @return whether the user's allow-list has an entry that matches {@code from}

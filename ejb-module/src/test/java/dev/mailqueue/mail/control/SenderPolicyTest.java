@@ -52,6 +52,16 @@ class SenderPolicyTest {
     }
 
     @Test
+    void aDomainIsUsableWhenAnEntryNamesItOrAnAddressAtItOrIsAStar() {
+        assertThat(cut.mayUseDomain("shop", false, "SHOP.example")).as("an address entry's domain").isTrue();
+        assertThat(cut.mayUseDomain("shop", false, "news.shop.example")).as("a domain entry").isTrue();
+        assertThat(cut.mayUseDomain("shop", false, "other.example")).isFalse();
+        assertThat(cut.mayUseDomain("stranger", false, "shop.example")).isFalse();
+        assertThat(cut.mayUseDomain("stranger", true, "shop.example")).as("an administrator").isTrue();
+        assertThat(cut.mayUseDomain("relay", false, "anywhere.example")).isTrue();
+    }
+
+    @Test
     void aSenderMayNameOnlyTheListsItOwns() {
         MailRequest own = new MailRequest().from("orders@shop.example").unsubscribeList("offers");
         MailRequest other = new MailRequest().from("orders@shop.example").unsubscribeList("rivals-news");
