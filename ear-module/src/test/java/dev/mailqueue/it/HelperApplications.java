@@ -11,7 +11,8 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * Puts the helper applications every test class uses ({@link Deployments#probe()}, {@link Deployments#caller()})
+ * Puts the helper applications the test classes use ({@link Deployments#probe()}, {@link Deployments#caller()},
+ * {@link Deployments#legacy()})
  * where the test server deploys them at its start, once per test run, before Arquillian starts that server:
  * Liberty's {@code dropins/} (Arquillian waits for them, {@code verifyApps} in arquillian.xml) or WildFly's
  * {@code standalone/deployments/} (deployed during its boot). Deployed by Arquillian instead, they were
@@ -34,7 +35,7 @@ final class HelperApplications implements BeforeAllCallback {
         }
         Path directory = directory();
         Files.createDirectories(directory);
-        for (WebArchive archive : List.of(Deployments.probe(), Deployments.caller())) {
+        for (WebArchive archive : List.of(Deployments.probe(), Deployments.caller(), Deployments.legacy())) {
             archive.as(ZipExporter.class).exportTo(directory.resolve(archive.getName()).toFile(), true);
         }
         exported = true;

@@ -91,7 +91,12 @@ final class QueueApi {
      * @param message the RFC 5322 message
      */
     static HttpResponse<String> postRaw(String query, byte[] message) {
-        return send(TestUser.SENDER, HttpRequest.newBuilder(URI.create(BASE + "/api/mails" + query))
+        return postRawAs(TestUser.SENDER, query, message);
+    }
+
+    /** As {@link #postRaw}, as the given user. */
+    static HttpResponse<String> postRawAs(TestUser user, String query, byte[] message) {
+        return send(user, HttpRequest.newBuilder(URI.create(BASE + "/api/mails" + query))
                 .header("Content-Type", "message/rfc822")
                 .POST(HttpRequest.BodyPublishers.ofByteArray(message)));
     }

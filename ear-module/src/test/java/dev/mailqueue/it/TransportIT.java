@@ -2,8 +2,6 @@ package dev.mailqueue.it;
 
 import dev.mailqueue.api.MailStatus;
 import dev.mailqueue.api.MailView;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -30,11 +28,6 @@ class TransportIT extends QueueServerIT {
 
     /** The application's mail session as the test server names it. */
     static final String SESSION = System.getProperty("it.transport.session", "mail/queued");
-
-    @Deployment(name = "legacy", order = 3, testable = false)
-    static WebArchive legacy() {
-        return Deployments.legacy();
-    }
 
     @Test
     void anUnchangedTransportSendInACommittedTransactionIsQueuedAndArrives() {

@@ -62,6 +62,10 @@ public class CallerServlet extends HttpServlet {
                 enqueueAll(queue, request, response);
                 return;
             }
+            if ("raw".equals(outcome)) {
+                enqueueRaw(queue, request, response);
+                return;
+            }
             String from = request.getParameter("from");
             MailRequest mail = new MailRequest()
                     .from(from == null ? "orders@shop.example" : from)
@@ -129,6 +133,30 @@ public class CallerServlet extends HttpServlet {
         }
         transaction.commit();
         response.getWriter().print(String.join(" ", receipts.stream().map(r -> Long.toString(r.getId())).toList()));
+    }
+
+    /**
+     * {@code outcome=raw&message=<base64url>}: enqueues the message's bytes through {@code enqueueRaw} in a
+     * transaction it commits; answers {@code id messageId}, or for a refused message the exception's class and
+     * fields (the transaction rolled back).
+     */
+    private void enqueueRaw(MailQueueRemote queue, HttpServletRequest request, HttpServletResponse response) throws Exception {
+        byte[] message = java.util.Base64.getUrlDecoder().decode(request.getParameter("message"));
+        transaction.begin();
+        EnqueueReceipt receipt;
+        try {
+            receipt = queue.enqueueRaw(new dev.mailqueue.api.RawMail(message), null);
+        } catch (InvalidMailException e) {
+            transaction.rollback();
+            response.getWriter().print(e.getClass().getName() + " " + e.getErrors());
+            return;
+        } catch (SenderNotAllowedException e) {
+            transaction.rollback();
+            response.getWriter().print(e.getClass().getName() + " " + e.getErrors());
+            return;
+        }
+        transaction.commit();
+        response.getWriter().print(receipt.getId() + " " + receipt.getMessageId());
     }
 
     /** @return the 100,000 bytes of the attachment: byte i is i mod 251 */

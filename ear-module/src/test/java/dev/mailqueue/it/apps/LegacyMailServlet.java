@@ -23,7 +23,8 @@ import java.util.stream.Collectors;
  * An application written for a relay, unchanged: it builds a {@link MimeMessage} on its mail session and calls
  * {@link Transport#send}, inside its own JTA transaction that it commits or rolls back as asked, or outside one.
  * Its session names the queue's transport (protocol {@code mailqueue}), so the message is queued.
- * {@code POST /legacy/send?session=<jndi>&from=..&to=..&subject=..&outcome=commit|rollback|none}; answers the
+ * {@code POST /legacy/send?session=<jndi>&from=..&to=..&subject=..&outcome=commit|rollback|none[&header=..&value=..]};
+ * answers the
  * message's Message-ID, or for a refusal {@code SendFailedException invalid=<addresses> unsent=<addresses>: <message>},
  * or another exception's class and message.
  */
@@ -45,6 +46,10 @@ public class LegacyMailServlet extends HttpServlet {
             message.setRecipients(Message.RecipientType.TO, request.getParameter("to"));
             message.setSubject(request.getParameter("subject"), "UTF-8");
             message.setText("Sent by an application that knows nothing of the queue.", "UTF-8");
+            String header = request.getParameter("header");
+            if (header != null) { // as the application gives it: Jakarta Mail writes the value as it is
+                message.setHeader(header, request.getParameter("value"));
+            }
             if (inTransaction) {
                 transaction.begin();
             }
