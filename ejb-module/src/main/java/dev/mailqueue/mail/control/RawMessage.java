@@ -284,7 +284,7 @@ public final class RawMessage {
      *         line, then the body as it came
      */
     public byte[] stored(String messageId, Instant date) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(source.length + 128);
+        ByteArrayOutputStream out = new ByteArrayOutputStream(source.length + 160 + section.bodyStart() / 2); // room for a CR per header line
         if (!has("Message-ID")) {
             out.writeBytes(("Message-ID: " + messageId).getBytes(StandardCharsets.US_ASCII));
             out.writeBytes(CRLF);
