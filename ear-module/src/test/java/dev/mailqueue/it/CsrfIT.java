@@ -59,6 +59,27 @@ class CsrfIT extends QueueServerIT {
         assertThat(QueueApi.find(id).getStatus()).as("still queued").isEqualTo(MailStatus.QUEUED);
     }
 
+    /**
+     * The one-click unsubscribe links are exempt from the Origin check; a path that only begins like one is not:
+     * the container serves {@code /api/unsubscribe/../mails} as {@code /api/mails}. On 67a2b04 the exemption
+     * tested the request line's text.
+     */
+    @Test
+    void aPathThatOnlyBeginsLikeAnUnsubscribeLinkIsNotExempt() {
+        long stored = QueueApi.storedMails();
+        String body = "{\"from\":\"alice@sender.example\",\"to\":[\"dot-segments@to.example\"],\"text\":\"x\"}";
+        for (String target : java.util.List.of("/api/unsubscribe/../mails", "/api/unsubscribe/%2E%2E/mails",
+                "/api/unsubscribe/./../mails")) {
+            RawHttp.Answer answer = RawHttp.send("POST " + target + " HTTP/1.1\nHost: localhost\nAuthorization: "
+                    + TestUser.SENDER.basic() + "\nContent-Type: application/json\nOrigin: http://evil.example\n"
+                    + "Connection: close\nContent-Length: " + body.length(), body.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                    false);
+
+            assertThat(answer.status()).as("%s: %s", target, answer.body()).isNotEqualTo(202).isBetween(400, 499);
+        }
+        assertThat(QueueApi.storedMails()).as("nothing queued").isEqualTo(stored);
+    }
+
     @Test
     void theConsolesOwnRequestsAndProgramsWithoutOriginStillWork() {
         long first = queuedForLater().getId();

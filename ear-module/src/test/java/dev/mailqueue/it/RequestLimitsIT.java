@@ -14,6 +14,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -74,6 +75,23 @@ class RequestLimitsIT extends QueueServerIT {
 
         Problems.assertProblem(response, 400, "");
         assertThat(response.body()).contains("10000");
+        assertThat(QueueApi.storedMails()).isEqualTo(stored);
+    }
+
+    /** Issue 47's fuzzer: these were 500s on 67a2b04. */
+    @Test
+    void hugeNumbersAre400NamingTheFieldAndStoreNothing() {
+        long stored = QueueApi.storedMails();
+        String mail = "\"from\":\"alice@sender.example\",\"to\":[\"numbers@to.example\"],\"text\":\"x\"";
+        record Case(String json, String field) {
+        }
+        for (Case c : List.of(new Case("{" + mail + ",\"priority\":" + "7".repeat(100_000) + "}", "priority"),
+                new Case("{" + mail + ",\"priority\":1e2147483648}", "priority"),
+                new Case("{" + mail + ",\"unknown\":" + "7".repeat(1_000_000) + "}", "unknown"))) {
+            HttpResponse<String> response = QueueApi.post(c.json());
+
+            Problems.assertProblem(response, 400, c.field());
+        }
         assertThat(QueueApi.storedMails()).isEqualTo(stored);
     }
 

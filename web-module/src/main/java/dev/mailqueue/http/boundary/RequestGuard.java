@@ -97,12 +97,25 @@ public class RequestGuard extends HttpFilter {
         }
     }
 
+    /**
+     * @param request a request
+     * @return its path within the application as the container maps it: the servlet path and the path info, both
+     *         decoded and without dot segments (Servlet 6.0 §3.5), e.g. {@code /api/mails}
+     */
+    static String path(HttpServletRequest request) {
+        String info = request.getPathInfo();
+        return info == null ? request.getServletPath() : request.getServletPath() + info;
+    }
+
     @Override
     protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws IOException, ServletException {
         response.setHeader("X-Content-Type-Options", "nosniff");
         response.setHeader("X-Frame-Options", "DENY");
-        boolean console = request.getRequestURI().startsWith(request.getContextPath() + "/admin/");
+        // Paths as the container resolved them (decoded, dot segments removed), not the request line's text: a
+        // raw prefix test would exempt /api/unsubscribe/../mails, which the container serves as /api/mails.
+        String path = path(request);
+        boolean console = path.startsWith("/admin/");
         response.setHeader("Content-Security-Policy", console ? CONSOLE_POLICY : "frame-ancestors 'none'");
 
         boolean transferEncoded = request.getHeader("Transfer-Encoding") != null;
@@ -119,7 +132,7 @@ public class RequestGuard extends HttpFilter {
             tooLarge(response);
             return;
         }
-        boolean unsubscribe = request.getRequestURI().startsWith(request.getContextPath() + UNSUBSCRIBE_PATH);
+        boolean unsubscribe = path.startsWith(UNSUBSCRIBE_PATH);
         if (!OriginCheck.SAFE_METHODS.contains(request.getMethod()) && !unsubscribe) {
             Optional<String> crossSite = origins.refusal(request.getMethod(), request.getHeader("Origin"),
                     request.getHeader("Sec-Fetch-Site"), ownOrigin(request));
@@ -154,7 +167,7 @@ public class RequestGuard extends HttpFilter {
                     return;
                 }
                 boolean rawMail = type.get().isMessage() && request.getMethod().equals("POST")
-                        && request.getRequestURI().equals(request.getContextPath() + RAW_MAIL_PATH);
+                        && path.equals(RAW_MAIL_PATH);
                 if (!type.get().isJson() && !rawMail) {
                     refuse(response, 415, "urn:mailqueue:problem:unsupported-media-type", "Unsupported Media Type",
                             "The request body must be application/json; nothing was done.",

@@ -41,6 +41,35 @@ class StrictJsonTest {
         assertThatThrownBy(() -> read(body)).isInstanceOf(StrictJson.MalformedJsonException.class);
     }
 
+    /** The fuzzer's 500s of issue 47: numbers the parser could not or should not turn into a BigDecimal. */
+    @Test
+    void hugeNumbersAreRefusedNamingTheirMemberBeforeTheyAreParsed() {
+        String digits = "9".repeat(1_000_000);
+        assertRefused("{\"priority\": " + digits + "}", "priority", "1000000 characters");
+        assertRefused("{\"from\": \"a@b.example\", \"unknown\": -" + digits + "}", "unknown", "characters");
+        assertRefused("{\"priority\": 1e2147483648}", "priority", "out of range");
+        assertRefused("{\"priority\": 1e-999999}", "priority", "out of range");
+        assertRefused("[{\"to\": [\"x\"]}, {\"template\": {\"variables\": {\"n\": [1, 2e401]}}}]",
+                "[1].template.variables.n[1]", "out of range");
+    }
+
+    @Test
+    void numbersWithinTheBoundsAreRead() throws IOException {
+        String longest = "-" + "1".repeat(StrictJson.MAX_NUMBER_CHARS - 7) + ".5e+400";
+        JsonObject value = (JsonObject) read("{\"a\": " + longest + ", \"b\": 1e-400, \"c\": 9223372036854775807}");
+
+        assertThat(value.getJsonNumber("a").bigDecimalValue().scale()).isEqualTo(-399);
+        assertThat(value.getJsonNumber("c").longValueExact()).isEqualTo(Long.MAX_VALUE);
+    }
+
+    private static void assertRefused(String body, String field, String reason) {
+        assertThatThrownBy(() -> read(body)).isInstanceOfSatisfying(StrictJson.MalformedJsonException.class,
+                e -> assertThat(e.errors()).singleElement().satisfies(error -> {
+                    assertThat(error.getField()).isEqualTo(field);
+                    assertThat(error.getMessage()).contains(reason);
+                }));
+    }
+
     @Test
     void aNameGivenTwiceInOneObjectIsRefusedAndNamed() {
         assertThatThrownBy(() -> read("{\"from\":\"a@x.example\",\"to\":[],\"from\":\"ceo@bank.example\"}"))
