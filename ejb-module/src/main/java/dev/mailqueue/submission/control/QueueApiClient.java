@@ -29,9 +29,10 @@ import java.util.List;
  * mail is committed (or refused), which is when SMTP may answer 250 (RFC 5321 §4.2.5: a 250 to DATA takes the
  * responsibility for the message).
  *
- * <p>Each enqueue carries an {@code Idempotency-Key}: the SHA-256 of its envelope and bytes, so a client that
- * sends the same message again after a reply it never saw (a dropped connection, a 451 while the commit in fact
- * happened) gets the first mail back, not a second one.
+ * <p>Each enqueue carries an {@code Idempotency-Key}: the SHA-256 of its envelope and of the bytes the client sent,
+ * without the listener's own {@code Received:} field (which names the session and the time, and so differs on every
+ * connection), so a client that sends the same message again after a reply it never saw (a dropped connection, a
+ * 451 while the commit in fact happened) gets the first mail back, not a second one.
  */
 public class QueueApiClient {
 
@@ -97,12 +98,14 @@ public class QueueApiClient {
      * @param password   its password
      * @param from       the envelope sender (MAIL FROM), or empty for the null reverse-path
      * @param recipients the envelope recipients (RCPT TO)
-     * @param message    the message as received
+     * @param trace      the listener's {@code Received:} field (RFC 5321 §4.4), CRLF-terminated, queued in front of
+     *                   the message but not part of its idempotency key
+     * @param message    the message as the client sent it
      * @return what the API answered
      * @throws IOException when the API cannot be reached, times out, or answers with a server error
      */
-    public Answer enqueue(String user, String password, String from, List<String> recipients, byte[] message)
-            throws IOException {
+    public Answer enqueue(String user, String password, String from, List<String> recipients, byte[] trace,
+                          byte[] message) throws IOException {
         StringBuilder query = new StringBuilder();
         if (!from.isEmpty()) {
             query.append("from=").append(encode(from));
@@ -114,7 +117,8 @@ public class QueueApiClient {
                 .header("Authorization", basic(user, password))
                 .header("Content-Type", "message/rfc822")
                 .header("Idempotency-Key", key(from, recipients, message))
-                .POST(HttpRequest.BodyPublishers.ofByteArray(message)));
+                .POST(HttpRequest.BodyPublishers.concat(HttpRequest.BodyPublishers.ofByteArray(trace),
+                        HttpRequest.BodyPublishers.ofByteArray(message))));
         int status = response.statusCode();
         if (status == 200 || status == 202) {
             JsonObject receipt = json(response.body());
@@ -161,7 +165,10 @@ public class QueueApiClient {
         }
     }
 
-    /** @return the submission's idempotency key: {@code smtp-} and the SHA-256 of its envelope and bytes */
+    /**
+     * @return the submission's idempotency key: {@code smtp-} and the SHA-256 of its envelope and of the message's
+     *         bytes as the client sent them (nothing the listener adds)
+     */
     static String key(String from, List<String> recipients, byte[] message) {
         try {
             MessageDigest digest = MessageDigest.getInstance("SHA-256");
