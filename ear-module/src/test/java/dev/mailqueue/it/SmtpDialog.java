@@ -68,7 +68,12 @@ final class SmtpDialog implements AutoCloseable {
 
     /** @return the reply to AUTH PLAIN with the user's credentials (RFC 4616) */
     String login(TestUser user) throws IOException {
-        return send("AUTH PLAIN " + Base64.getEncoder().encodeToString(("\0" + user.name() + "\0" + user.password())
+        return login(user.name(), user.password());
+    }
+
+    /** @return the reply to AUTH PLAIN with this user name and password (RFC 4616) */
+    String login(String user, String password) throws IOException {
+        return send("AUTH PLAIN " + Base64.getEncoder().encodeToString(("\0" + user + "\0" + password)
                 .getBytes(StandardCharsets.UTF_8)));
     }
 

@@ -9,6 +9,7 @@ import jakarta.mail.internet.MimeMessage;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -164,6 +165,135 @@ class SubmissionIT extends QueueServerIT {
         await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(4))
                 .until(() -> QueueApi.storedMails() == stored);
         assertThat(SMTP.inbox("cut@submission.example")).isEmpty();
+    }
+
+    /**
+     * The promise "send again after a lost reply and get the same mail": the client sends a whole message and
+     * closes the connection without reading the reply to its final dot, after the queue committed it; it sends
+     * the same envelope and bytes again on a new connection and is answered 250 with the first mail, and exactly
+     * one mail is queued and delivered. The message has no Message-ID of its own (the queue adds one), so a key
+     * that differed between the two connections would queue it twice rather than refuse the second copy.
+     */
+    @Test
+    void theSameMessageSentAgainAfterALostReplyIsQueuedOnce() throws Exception {
+        String to = "resent-" + Long.toString(System.nanoTime(), 36) + "@submission.example";
+        String message = "From: orders@shop.example\r\nTo: " + to + "\r\nSubject: sent twice\r\n\r\nonce, please\r\n";
+        long stored = QueueApi.storedMails();
+        try (SmtpDialog smtp = new SmtpDialog("localhost", PORT)) {
+            smtp.startTls();
+            assertThat(smtp.login(TestUser.SENDER)).startsWith("235");
+            assertThat(smtp.send("MAIL FROM:<orders@shop.example>")).startsWith("250");
+            assertThat(smtp.send("RCPT TO:<" + to + ">")).startsWith("250");
+            assertThat(smtp.send("DATA")).startsWith("354");
+            smtp.writeRaw((message + ".\r\n").getBytes(StandardCharsets.US_ASCII));
+        } // closed before the reply to the final dot was read
+        await().atMost(Duration.ofSeconds(30)).until(() -> QueueApi.storedMails() == stored + 1);
+
+        String again;
+        try (SmtpDialog smtp = new SmtpDialog("localhost", PORT)) {
+            smtp.startTls();
+            assertThat(smtp.login(TestUser.SENDER)).startsWith("235");
+            again = transaction(smtp, "orders@shop.example", to, message);
+        }
+
+        assertThat(again).as("the resend's reply").startsWith("250 2.0.0 queued as ").endsWith("(already)");
+        assertThat(QueueApi.storedMails()).as("mails queued by both connections").isEqualTo(stored + 1);
+        await().atMost(Duration.ofSeconds(30)).until(() -> !SMTP.inbox(to).isEmpty());
+        await().pollDelay(Duration.ofSeconds(1)).until(() -> true);
+        assertThat(SMTP.inbox(to)).as("copies delivered").hasSize(1);
+    }
+
+    /**
+     * Guessing passwords on one connection: {@code max-auth-failures} (3 on the test server) wrong passwords, and
+     * the third is followed by 421 4.7.0 and the end of the connection; the first two leave it open (a NOOP after
+     * them is answered).
+     */
+    @Test
+    void theThirdFailedLoginOnAConnectionClosesItWith421() throws Exception {
+        awaitNoLockout();
+        try (SmtpDialog smtp = new SmtpDialog("localhost", PORT)) {
+            smtp.startTls();
+            assertThat(smtp.login(TestUser.SENDER.name(), "wrong-1")).startsWith("535");
+            assertThat(smtp.send("NOOP")).as("open after one failure").startsWith("250");
+            assertThat(smtp.login(TestUser.SENDER.name(), "wrong-2")).startsWith("535");
+            assertThat(smtp.send("NOOP")).as("open after two failures").startsWith("250");
+            assertThat(smtp.login(TestUser.SENDER.name(), "wrong-3")).startsWith("535");
+            assertThat(smtp.reply()).as("after the third").startsWith("421 4.7.0");
+            assertThatThrownBy(() -> smtp.send("NOOP")).as("the connection is closed").isInstanceOf(IOException.class);
+        }
+    }
+
+    /**
+     * Guessing from one address over several connections: after {@code auth-failures-per-address} (6 on the test
+     * server) failed logins from an address, even the right password is refused there (454 4.7.0, after a delay)
+     * until the lockout (3 s on the test server) has passed; then it is taken again.
+     */
+    @Test
+    void anAddressWithTooManyFailedLoginsIsLockedOutForAWhile() throws Exception {
+        awaitNoLockout();
+        String refusal = null;
+        for (int connection = 0; connection < 3 && refusal == null; connection++) {
+            try (SmtpDialog smtp = new SmtpDialog("localhost", PORT)) {
+                smtp.startTls();
+                for (int attempt = 0; attempt < 2; attempt++) {
+                    String reply = smtp.login(TestUser.SENDER.name(), "guess-" + connection + "-" + attempt);
+                    if (!reply.startsWith("535")) {
+                        refusal = reply;
+                        break;
+                    }
+                }
+            }
+        }
+        long start = System.nanoTime();
+        String locked;
+        try (SmtpDialog smtp = new SmtpDialog("localhost", PORT)) {
+            smtp.startTls();
+            locked = smtp.login(TestUser.SENDER);
+        }
+        assertThat(locked).as("the right password during the lockout").startsWith("454 4.7.0");
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).as("answered after the delay")
+                .isGreaterThanOrEqualTo(Duration.ofMillis(400));
+        awaitNoLockout();
+    }
+
+    /**
+     * Squatting: a client that never logs in is closed with 421 4.7.0 at the deadline before AUTH (3 s on the test
+     * server) although it keeps sending commands well inside the idle timeout; a client that logged in at the same
+     * time is still served after it.
+     */
+    @Test
+    void aConnectionThatDoesNotLogInIsClosedAtTheDeadlineEvenWhileItTalks() throws Exception {
+        long start = System.nanoTime(); // the deadline counts from the connection
+        try (SmtpDialog idle = new SmtpDialog("localhost", PORT); SmtpDialog served = new SmtpDialog("localhost", PORT)) {
+            idle.startTls();
+            served.startTls();
+            assertThat(served.login(TestUser.SENDER)).startsWith("235");
+            String last = "";
+            while (Duration.ofNanos(System.nanoTime() - start).toMillis() < 4_500 && !last.startsWith("421")) {
+                Thread.sleep(300);
+                try {
+                    last = idle.send("NOOP");
+                } catch (IOException closed) {
+                    last = "closed: " + closed.getMessage();
+                }
+                assertThat(served.send("NOOP")).as("the logged-in client").startsWith("250");
+            }
+            Duration closedAfter = Duration.ofNanos(System.nanoTime() - start);
+            assertThat(last).as("the client that never logged in").startsWith("421 4.7.0");
+            assertThat(closedAfter).isGreaterThan(Duration.ofMillis(2_500)).isLessThan(Duration.ofMillis(4_500));
+            assertThatThrownBy(() -> idle.send("NOOP")).isInstanceOf(IOException.class);
+            assertThat(served.send("NOOP")).as("the logged-in client after the deadline").startsWith("250");
+        }
+    }
+
+    /** Waits until the test sender's login is taken from this address again (no lockout from an earlier test). */
+    private static void awaitNoLockout() {
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(500)).until(() -> {
+            try (SmtpDialog smtp = new SmtpDialog("localhost", PORT)) {
+                smtp.startTls();
+                return smtp.login(TestUser.SENDER).startsWith("235");
+            }
+        });
     }
 
     /** @return the reply to DATA's end, or to the first command refused before it */

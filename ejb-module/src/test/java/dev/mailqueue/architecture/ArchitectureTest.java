@@ -42,7 +42,7 @@ class ArchitectureTest {
      */
     static final List<String> LAYERS = List.of(
             "submission", "admin", "dispatch", "mail", "simulator", "bounce", "retention", "security", "webhook", "unsubscribe", "dkim", "template",
-            "account", "metrics", "queue", "schema", "api", "mime", "address", "server", "settings", "log");
+            "account", "metrics", "queue", "schema", "api", "mime", "address", "server", "budget", "settings", "log");
 
     /** The tables whose rows say where a mail is in its lifecycle; only the store writes them. */
     static final List<String> STATE_TABLES = List.of("MAIL_QUEUE", "MAIL_CLAIMER", "MAIL_ATTEMPT", "MAIL_RECIPIENT",

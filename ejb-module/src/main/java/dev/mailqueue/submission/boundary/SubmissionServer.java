@@ -1,7 +1,12 @@
 package dev.mailqueue.submission.boundary;
 
+import dev.mailqueue.budget.control.InflightBudget;
+import dev.mailqueue.metrics.control.Metrics;
 import dev.mailqueue.settings.control.Settings;
+import dev.mailqueue.submission.control.AddressLockout;
 import dev.mailqueue.submission.control.QueueApiClient;
+import dev.mailqueue.submission.control.SessionPool;
+import dev.mailqueue.submission.control.SubmissionAuthentication;
 import dev.mailqueue.submission.control.SubmissionHandler;
 import dev.mailqueue.submission.control.SubmissionLogin;
 import dev.mailqueue.submission.control.SubmissionSessions;
@@ -12,6 +17,7 @@ import jakarta.annotation.Resource;
 import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
+import jakarta.inject.Inject;
 import org.subethamail.smtp.auth.EasyAuthenticationHandlerFactory;
 import org.subethamail.smtp.server.SMTPServer;
 
@@ -26,9 +32,7 @@ import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -41,7 +45,11 @@ import java.util.logging.Logger;
  * PIPELINING (RFC 2920) and, with a key store, STARTTLS (RFC 3207); AUTH PLAIN and LOGIN (RFC 4954) only over TLS
  * (or from loopback when allowed), always required before MAIL: no unauthenticated client may send anything, so
  * the listener is never an open relay. Limits: connections at once, per client address, messages per connection,
- * recipients per message, message size and idle time ({@link SubmissionSettings}). Each message goes to the queue
+ * recipients per message, message size, idle time, a deadline to log in and one for the whole connection, failed
+ * logins per connection and per client address (then a lockout, logged once and counted in the metric
+ * {@code mailqueue.submission.auth.lockouts}; connections refused because the listener is full count in
+ * {@code mailqueue.submission.connections.refused}), and a DATA buffer charged to the application's in-flight budget
+ * ({@link SubmissionSettings}, {@link InflightBudget}). Each message goes to the queue
  * as raw MIME through the server's API as the logged-in user ({@link QueueApiClient}), and DATA is answered 250
  * only once it is committed.
  *
@@ -57,11 +65,24 @@ public class SubmissionServer {
     /** How long one call of the queue's API may take, connect and answer. */
     private static final Duration API_TIMEOUT = Duration.ofSeconds(60);
 
+    /**
+     * Connections SubEthaSMTP accepts beyond {@code max-connections}, so that they reach the listener's own
+     * {@code 421 4.3.2} instead of its generic one; it keeps 10 more of its own for its "too many connections".
+     */
+    static final int REFUSAL_ROOM = 10;
+
     @Resource
     ManagedThreadFactory threads;
 
+    @Inject
+    Metrics metrics;
+
+    @Inject
+    InflightBudget budget;
+
     private SMTPServer server;
     private ExecutorService sessions;
+    private ScheduledThreadPoolExecutor timers;
 
     @PostConstruct
     void start() {
@@ -85,9 +106,21 @@ public class SubmissionServer {
 
     private SMTPServer build(SubmissionSettings settings) throws IOException, GeneralSecurityException {
         QueueApiClient api = new QueueApiClient(settings.apiUrl(), API_TIMEOUT);
-        SubmissionSessions open = new SubmissionSessions(settings.maxConnectionsPerAddress());
-        sessions = new ThreadPoolExecutor(0, settings.maxConnections() + 1, 60, TimeUnit.SECONDS,
-                new SynchronousQueue<>(), threads);
+        timers = new ScheduledThreadPoolExecutor(1, threads);
+        timers.setRemoveOnCancelPolicy(true);
+        SubmissionSessions open = new SubmissionSessions(settings.maxConnections(), settings.maxConnectionsPerAddress(),
+                timers, settings.authDeadlineMillis(), settings.sessionDeadlineMillis(),
+                metrics.counter("mailqueue.submission.connections.refused"));
+        int accepted = settings.maxConnections() + REFUSAL_ROOM;
+        sessions = new SessionPool(accepted + 10 + 1, threads); // SubEthaSMTP accepts maxConnections + 10 at once
+        Runnable lockouts = metrics.counter("mailqueue.submission.auth.lockouts");
+        AddressLockout lockout = new AddressLockout(settings.authFailuresPerAddress(), settings.authLockoutMillis(),
+                settings.trackedAddresses(), System::currentTimeMillis, address -> {
+                    lockouts.run();
+                    LOG.warning(() -> "SMTP submission: " + settings.authFailuresPerAddress() + " failed logins from "
+                            + address.getHostAddress() + "; its logins are refused for " + settings.authLockoutMillis()
+                            + " ms (mailqueue.submission.auth-failures-per-address, auth-lockout.ms)");
+                });
         SMTPServer.Builder builder = new SMTPServer.Builder()
                 .port(settings.port())
                 .bindAddress(InetAddress.getByName(settings.bindAddress()))
@@ -95,15 +128,16 @@ public class SubmissionServer {
                 .executorService(sessions)
                 .sessionHandler(open)
                 .messageHandlerFactory(context -> new SubmissionHandler(context, open, api,
-                        settings.maxMessagesPerConnection(), settings.maxMessageBytes()))
-                .authenticationHandlerFactory(new EasyAuthenticationHandlerFactory(
-                        new SubmissionLogin(api, open, settings.authOnLoopbackWithoutTls())))
+                        settings.maxMessagesPerConnection(), settings.maxMessageBytes(), budget))
+                .authenticationHandlerFactory(new SubmissionAuthentication(new EasyAuthenticationHandlerFactory(
+                        new SubmissionLogin(api, open, settings.authOnLoopbackWithoutTls())), open, lockout,
+                        settings.authOnLoopbackWithoutTls(), settings.maxAuthFailures(), settings.authLockoutDelayMillis()))
                 .requireAuth()
-                .maxConnections(settings.maxConnections())
+                .maxConnections(accepted)
                 .maxRecipients(settings.maxRecipients())
                 .maxMessageSize(settings.maxMessageBytes())
                 .connectionTimeoutMs(settings.idleTimeoutMillis())
-                .insertReceivedHeaders();
+                .insertReceivedHeaders(false); // SubmissionHandler writes it, after the idempotency key
         if (settings.keystore().isPresent()) {
             builder.enableTLS()
                     .startTlsSocketFactory(tls(settings))
@@ -136,6 +170,10 @@ public class SubmissionServer {
         if (sessions != null) {
             sessions.shutdownNow();
             sessions = null;
+        }
+        if (timers != null) {
+            timers.shutdownNow();
+            timers = null;
         }
     }
 }

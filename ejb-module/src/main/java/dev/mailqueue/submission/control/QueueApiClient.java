@@ -20,6 +20,9 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.OptionalLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Hands a submitted message to the queue through the server's own REST API ({@code POST /api/mails} with a
@@ -29,9 +32,10 @@ import java.util.List;
  * mail is committed (or refused), which is when SMTP may answer 250 (RFC 5321 §4.2.5: a 250 to DATA takes the
  * responsibility for the message).
  *
- * <p>Each enqueue carries an {@code Idempotency-Key}: the SHA-256 of its envelope and bytes, so a client that
- * sends the same message again after a reply it never saw (a dropped connection, a 451 while the commit in fact
- * happened) gets the first mail back, not a second one.
+ * <p>Each enqueue carries an {@code Idempotency-Key}: the SHA-256 of its envelope and of the bytes the client sent,
+ * without the listener's own {@code Received:} field (which names the session and the time, and so differs on every
+ * connection), so a client that sends the same message again after a reply it never saw (a dropped connection, a
+ * 451 while the commit in fact happened) gets the first mail back, not a second one.
  */
 public class QueueApiClient {
 
@@ -97,12 +101,14 @@ public class QueueApiClient {
      * @param password   its password
      * @param from       the envelope sender (MAIL FROM), or empty for the null reverse-path
      * @param recipients the envelope recipients (RCPT TO)
-     * @param message    the message as received
+     * @param trace      the listener's {@code Received:} field (RFC 5321 §4.4), CRLF-terminated, queued in front of
+     *                   the message but not part of its idempotency key
+     * @param message    the message as the client sent it
      * @return what the API answered
      * @throws IOException when the API cannot be reached, times out, or answers with a server error
      */
-    public Answer enqueue(String user, String password, String from, List<String> recipients, byte[] message)
-            throws IOException {
+    public Answer enqueue(String user, String password, String from, List<String> recipients, byte[] trace,
+                          byte[] message) throws IOException {
         StringBuilder query = new StringBuilder();
         if (!from.isEmpty()) {
             query.append("from=").append(encode(from));
@@ -114,16 +120,56 @@ public class QueueApiClient {
                 .header("Authorization", basic(user, password))
                 .header("Content-Type", "message/rfc822")
                 .header("Idempotency-Key", key(from, recipients, message))
-                .POST(HttpRequest.BodyPublishers.ofByteArray(message)));
+                .POST(HttpRequest.BodyPublishers.concat(HttpRequest.BodyPublishers.ofByteArray(trace),
+                        HttpRequest.BodyPublishers.ofByteArray(message))));
         int status = response.statusCode();
         if (status == 200 || status == 202) {
             JsonObject receipt = json(response.body());
             return new Queued(receipt.getJsonNumber("id").longValue(), receipt.getString("messageId"), status == 200);
         }
+        OptionalLong first = status == 422 ? firstMail(response.body()) : OptionalLong.empty();
+        if (first.isPresent()) {
+            return already(user, password, first.getAsLong());
+        }
         if (status >= 500) {
             throw new IOException("the queue's API answered " + status);
         }
         return new Refused(status, fields(response.body()));
+    }
+
+    /**
+     * The API compares a resent request's whole body with the first one's, and the listener's {@code Received:}
+     * field in front of the message differs per connection; the key, though, is the digest of the envelope and of
+     * the client's bytes, scoped to the user, so a key the API says was "first used with a different request"
+     * names this very submission, queued earlier: its mail is read and answered as already queued.
+     *
+     * @return the first mail's id named by a refusal of type {@code idempotency-key-reused}, or empty
+     */
+    static OptionalLong firstMail(String body) {
+        try {
+            JsonObject problem = json(body);
+            if (!"urn:mailqueue:problem:idempotency-key-reused".equals(problem.getString("type", ""))) {
+                return OptionalLong.empty();
+            }
+            Matcher mail = FIRST_MAIL.matcher(problem.getString("detail", ""));
+            return mail.find() ? OptionalLong.of(Long.parseLong(mail.group(1))) : OptionalLong.empty();
+        } catch (RuntimeException e) {
+            return OptionalLong.empty();
+        }
+    }
+
+    /** How {@code IdempotencyKeyReusedException} names the first mail in its detail. */
+    private static final Pattern FIRST_MAIL = Pattern.compile("\\(mail (\\d+)\\)");
+
+    /** @return the mail the same submission queued earlier, as the API shows it to this user */
+    private Answer already(String user, String password, long id) throws IOException {
+        HttpResponse<String> response = send(HttpRequest.newBuilder(URI.create(base + "/api/mails/" + id))
+                .header("Authorization", basic(user, password)).GET());
+        if (response.statusCode() != 200) {
+            throw new IOException("the queue's API answered " + response.statusCode() + " for mail " + id
+                    + ", which an earlier submission of the same message queued");
+        }
+        return new Queued(id, json(response.body()).getString("messageId"), true);
     }
 
     private HttpResponse<String> send(HttpRequest.Builder request) throws IOException {
@@ -161,7 +207,10 @@ public class QueueApiClient {
         }
     }
 
-    /** @return the submission's idempotency key: {@code smtp-} and the SHA-256 of its envelope and bytes */
+    /**
+     * @return the submission's idempotency key: {@code smtp-} and the SHA-256 of its envelope and of the message's
+     *         bytes as the client sent them (nothing the listener adds)
+     */
     static String key(String from, List<String> recipients, byte[] message) {
         try {
             MessageDigest digest = MessageDigest.getInstance("SHA-256");

@@ -6,7 +6,6 @@ import org.subethamail.smtp.auth.UsernamePasswordValidator;
 import org.subethamail.smtp.server.Session;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -39,9 +38,7 @@ public final class SubmissionLogin implements UsernamePasswordValidator {
     @Override
     public void login(String user, String password, MessageContext context) throws LoginFailedException {
         boolean tls = context instanceof Session session && session.isTLSStarted();
-        boolean loopback = context.getRemoteAddress() instanceof InetSocketAddress address
-                && address.getAddress() != null && address.getAddress().isLoopbackAddress();
-        if (!tls && !(loopbackWithoutTls && loopback)) {
+        if (!SubmissionAuthentication.mayAuthenticate(tls, context.getRemoteAddress(), loopbackWithoutTls)) {
             throw new LoginFailedException("authentication needs STARTTLS first");
         }
         boolean allowed;

@@ -2,7 +2,8 @@ package dev.mailqueue.http.boundary;
 
 import dev.mailqueue.settings.control.Settings;
 import dev.mailqueue.api.FieldError;
-import dev.mailqueue.http.control.BodyBudget;
+import dev.mailqueue.budget.control.BodyBudget;
+import dev.mailqueue.budget.control.InflightBudget;
 import dev.mailqueue.http.control.BodyFraming;
 import dev.mailqueue.http.control.LimitedInputStream;
 import dev.mailqueue.http.control.MediaTypeHeader;
@@ -10,6 +11,7 @@ import dev.mailqueue.http.control.OriginCheck;
 import dev.mailqueue.log.control.LogText;
 import dev.mailqueue.http.control.Problem;
 import jakarta.annotation.PostConstruct;
+import jakarta.inject.Inject;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletException;
@@ -50,7 +52,8 @@ import java.util.logging.Logger;
  *       {@code mailqueue.http.max-inflight-bytes} (as shipped, room for two of the largest requests at a
  *       time) that fits its Content-Length (a chunked body counts as the body limit); a request waits
  *       up to {@code mailqueue.http.inflight-wait.ms} (ms) for room, then gets 503 with
- *       {@code Retry-After} ({@link BodyBudget}).</li>
+ *       {@code Retry-After} ({@link BodyBudget}). The budget is the application's one {@link InflightBudget}, which
+ *       SMTP submission's DATA draws on too.</li>
  * </ol>
  * Refusals are problem details naming the header at fault; nothing of the request reaches the queue.
  */
@@ -79,17 +82,18 @@ public class RequestGuard extends HttpFilter {
     long maxInflightBytes;
     long inflightWaitMillis;
 
+    @Inject
+    InflightBudget budget;
+
     private OriginCheck origins;
-    private BodyBudget budget;
 
     /** Reads its settings (defaults: microprofile-config.properties of the EJB module) and stops the start on a bad one. */
     @PostConstruct
     void readConfiguration() {
         Settings settings = Settings.fromConfig(RequestGuard.class);
         maxRequestBytes = settings.whole("mailqueue.http.max-request-bytes", 1, Long.MAX_VALUE);
-        maxInflightBytes = settings.whole("mailqueue.http.max-inflight-bytes", BodyBudget.MIN_BYTES, BodyBudget.MAX_BYTES);
-        inflightWaitMillis = settings.whole("mailqueue.http.inflight-wait.ms", 0, Long.MAX_VALUE);
-        budget = new BodyBudget(maxInflightBytes);
+        maxInflightBytes = budget.maxBytes();
+        inflightWaitMillis = budget.waitMillis();
         try {
             origins = OriginCheck.of(settings.optional("mailqueue.security.allowed-origins").orElse(""));
         } catch (IllegalArgumentException e) {
@@ -182,13 +186,7 @@ public class RequestGuard extends HttpFilter {
             return;
         }
         long size = declared >= 0 ? declared : maxRequestBytes;
-        Optional<BodyBudget.Share> share;
-        try {
-            share = budget.take(size, inflightWaitMillis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            share = Optional.empty();
-        }
+        Optional<BodyBudget.Share> share = budget.take(size);
         if (share.isEmpty()) {
             LOG.warning(() -> "answered 503 to a body of " + size + " bytes: mailqueue.http.max-inflight-bytes ("
                     + maxInflightBytes + ") stayed full for " + inflightWaitMillis + " ms");

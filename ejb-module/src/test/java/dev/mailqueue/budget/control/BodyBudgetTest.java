@@ -1,4 +1,4 @@
-package dev.mailqueue.http.control;
+package dev.mailqueue.budget.control;
 
 import org.junit.jupiter.api.Test;
 
