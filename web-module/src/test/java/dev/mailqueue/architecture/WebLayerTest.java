@@ -43,7 +43,11 @@ class WebLayerTest {
             "dev.mailqueue.unsubscribe.control.UnsubscribeToken",
             "the verified link the unsubscribe boundary answers with, which the page shows",
             "dev.mailqueue.queue.control.StoreException",
-            "the one rule telling a database that cannot be reached (503, try again) from a failure of the request");
+            "the one rule telling a database that cannot be reached (503, try again) from a failure of the request",
+            "dev.mailqueue.budget.control.InflightBudget",
+            "the one in-flight memory budget that HTTP bodies and SMTP submission's DATA draw on together",
+            "dev.mailqueue.budget.control.BodyBudget$Share",
+            "a share of that budget, closed when the body is done");
 
     static final JavaClasses WEB = new ClassFileImporter().importPath(Path.of("target/classes"));
 

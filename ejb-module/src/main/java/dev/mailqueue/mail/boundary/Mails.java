@@ -156,7 +156,7 @@ public class Mails implements MailQueueLocal, MailQueueRemote {
                     "is written by the queue when unsubscribeList is set: leave it out of the message")));
         }
         String caller = checkRawSender(envelope, message);
-        return once(caller, idempotencyKey, () -> RequestFingerprint.of(mail), (scoped, fingerprint) -> {
+        return once(caller, idempotencyKey, () -> RequestFingerprint.of(mail, message.traceEnd()), (scoped, fingerprint) -> {
             Optional<String> own = message.messageId();
             if (own.isPresent() && store.findByMessageId(own.get()).isPresent()) {
                 throw new InvalidMailException(List.of(new FieldError("message.Message-ID", "is already the"

@@ -76,7 +76,7 @@ public class MailFactory {
      * @param now         now, the mail's created-at and the Date it gets when it has none
      * @param enqueuedBy  the user that enqueues
      * @param key         the idempotency key scoped to the user, or null
-     * @param fingerprint the raw mail's digest when a key is given ({@link RequestFingerprint#of(dev.mailqueue.api.RawMail)}),
+     * @param fingerprint the raw mail's digest when a key is given ({@link RequestFingerprint#of(dev.mailqueue.api.RawMail, int)}),
      *                    or null
      * @return the one mail: its Message-ID the message's own, or a new one that is added to it; its From name the
      *         first From address's; the message as {@link RawMessage#stored} gives it

@@ -260,6 +260,19 @@ public final class RawMessage {
         }).orElse(null);
     }
 
+    /**
+     * @return the offset of its first header field that is not a {@code Received} trace field (RFC 5321 §4.4: each
+     *         relay puts its own in front), or of the body when all are; 0 when it begins with another field
+     */
+    public int traceEnd() {
+        for (Field field : fields) {
+            if (!field.is("Received")) {
+                return field.place().start();
+            }
+        }
+        return section.bodyStart();
+    }
+
     /** @return its header fields, in their order */
     List<Field> fields() {
         return fields;

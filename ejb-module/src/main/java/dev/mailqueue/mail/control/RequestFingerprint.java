@@ -81,10 +81,13 @@ public final class RequestFingerprint {
 
     /**
      * @param mail a raw mail
-     * @return its digest, 64 lower-case hex digits: of the message's bytes, its envelope and options, marked as
-     *         raw so that it never equals a composed request's
+     * @param from the offset in its message where the digest begins: after the trace fields that lead it
+     *             ({@link RawMessage#traceEnd()}), which each relay on its way writes anew (RFC 5321 §4.4), so that
+     *             the same message handed in again through another connection is the same request
+     * @return its digest, 64 lower-case hex digits: of the message's bytes from {@code from}, its envelope and
+     *         options, marked as raw so that it never equals a composed request's
      */
-    public static String of(dev.mailqueue.api.RawMail mail) {
+    public static String of(dev.mailqueue.api.RawMail mail, int from) {
         MessageDigest digest;
         try {
             digest = MessageDigest.getInstance("SHA-256");
@@ -92,7 +95,9 @@ public final class RequestFingerprint {
             throw new IllegalStateException("every Java platform has SHA-256", e);
         }
         text(digest, "raw");
-        bytes(digest, mail.getMessage());
+        byte[] message = mail.getMessage();
+        number(digest, message.length - from);
+        digest.update(message, from, message.length - from);
         text(digest, mail.getEnvelopeFrom());
         list(digest, mail.getEnvelopeTo());
         text(digest, mail.getPriority() == null ? null : mail.getPriority().toString());

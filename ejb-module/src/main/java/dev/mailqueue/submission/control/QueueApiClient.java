@@ -20,9 +20,6 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.OptionalLong;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Hands a submitted message to the queue through the server's own REST API ({@code POST /api/mails} with a
@@ -127,49 +124,10 @@ public class QueueApiClient {
             JsonObject receipt = json(response.body());
             return new Queued(receipt.getJsonNumber("id").longValue(), receipt.getString("messageId"), status == 200);
         }
-        OptionalLong first = status == 422 ? firstMail(response.body()) : OptionalLong.empty();
-        if (first.isPresent()) {
-            return already(user, password, first.getAsLong());
-        }
         if (status >= 500) {
             throw new IOException("the queue's API answered " + status);
         }
         return new Refused(status, fields(response.body()));
-    }
-
-    /**
-     * The API compares a resent request's whole body with the first one's, and the listener's {@code Received:}
-     * field in front of the message differs per connection; the key, though, is the digest of the envelope and of
-     * the client's bytes, scoped to the user, so a key the API says was "first used with a different request"
-     * names this very submission, queued earlier: its mail is read and answered as already queued.
-     *
-     * @return the first mail's id named by a refusal of type {@code idempotency-key-reused}, or empty
-     */
-    static OptionalLong firstMail(String body) {
-        try {
-            JsonObject problem = json(body);
-            if (!"urn:mailqueue:problem:idempotency-key-reused".equals(problem.getString("type", ""))) {
-                return OptionalLong.empty();
-            }
-            Matcher mail = FIRST_MAIL.matcher(problem.getString("detail", ""));
-            return mail.find() ? OptionalLong.of(Long.parseLong(mail.group(1))) : OptionalLong.empty();
-        } catch (RuntimeException e) {
-            return OptionalLong.empty();
-        }
-    }
-
-    /** How {@code IdempotencyKeyReusedException} names the first mail in its detail. */
-    private static final Pattern FIRST_MAIL = Pattern.compile("\\(mail (\\d+)\\)");
-
-    /** @return the mail the same submission queued earlier, as the API shows it to this user */
-    private Answer already(String user, String password, long id) throws IOException {
-        HttpResponse<String> response = send(HttpRequest.newBuilder(URI.create(base + "/api/mails/" + id))
-                .header("Authorization", basic(user, password)).GET());
-        if (response.statusCode() != 200) {
-            throw new IOException("the queue's API answered " + response.statusCode() + " for mail " + id
-                    + ", which an earlier submission of the same message queued");
-        }
-        return new Queued(id, json(response.body()).getString("messageId"), true);
     }
 
     private HttpResponse<String> send(HttpRequest.Builder request) throws IOException {

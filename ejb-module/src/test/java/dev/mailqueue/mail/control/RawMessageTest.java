@@ -199,6 +199,25 @@ class RawMessageTest {
         assertThat(taken).as("messages taken (the check must leave some to compare)").isGreaterThan(1_000);
     }
 
+    /** A message handed in again through another relay differs in its leading trace fields only: the same request. */
+    @Test
+    void theFingerprintOfARawMailLeavesOutTheLeadingTraceFieldsAndNothingElse() throws Exception {
+        String own = "From: a@shop.example\r\nReceived: kept, it is not leading\r\nTo: b@raw.example\r\n\r\nbody\r\n";
+        String once = "Received: from client1 by mq; Fri, 27 Nov 2026 10:00:00 +0000\r\n" + own;
+        String again = "Received: from client2\r\n by mq; Fri, 27 Nov 2026 10:05:00 +0000\r\nReceived: from mua\r\n" + own;
+
+        assertThat(fingerprint(once)).isEqualTo(fingerprint(own)).isEqualTo(fingerprint(again));
+        assertThat(fingerprint(own.replace("body", "bodY"))).isNotEqualTo(fingerprint(own));
+        assertThat(fingerprint(own.replace("kept, it", "changed, it"))).as("a Received field after the first other field")
+                .isNotEqualTo(fingerprint(own));
+        assertThat(parse(ascii("Received: x\r\nFrom: a@shop.example\r\nTo: b@raw.example\r\n\r\nx")).traceEnd()).isEqualTo(13);
+    }
+
+    private static String fingerprint(String message) throws Exception {
+        byte[] bytes = ascii(message);
+        return RequestFingerprint.of(new dev.mailqueue.api.RawMail(bytes), parse(bytes).traceEnd());
+    }
+
     private static RawMessage parse(byte[] source) throws InvalidMailException {
         return RawMessage.parse(source, HeaderLimits.DEFAULTS);
     }

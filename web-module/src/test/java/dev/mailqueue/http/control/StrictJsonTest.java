@@ -55,10 +55,11 @@ class StrictJsonTest {
 
     @Test
     void numbersWithinTheBoundsAreRead() throws IOException {
-        String longest = "-" + "1".repeat(StrictJson.MAX_NUMBER_CHARS - 7) + ".5e+400";
+        String longest = "-" + "1".repeat(StrictJson.MAX_NUMBER_CHARS - 8) + ".5e+400";
         JsonObject value = (JsonObject) read("{\"a\": " + longest + ", \"b\": 1e-400, \"c\": 9223372036854775807}");
 
         assertThat(value.getJsonNumber("a").bigDecimalValue().scale()).isEqualTo(-399);
+        assertThat(longest).hasSize(StrictJson.MAX_NUMBER_CHARS);
         assertThat(value.getJsonNumber("c").longValueExact()).isEqualTo(Long.MAX_VALUE);
     }
 
