@@ -51,8 +51,30 @@ final class Deployments {
     static WebArchive caller() {
         return ShrinkWrap.create(WebArchive.class, "caller.war")
                 .addClass(CallerServlet.class)
-                .addPackages(true, "dev.mailqueue.api")
+                .addAsLibrary(clientJar())
+                .addAsLibrary(jarOf(com.ibm.icu.text.IDNA.class)) // the client jar's one dependency beyond Jakarta EE
                 .setWebXML(new StringAsset(BASIC_LOGIN));
+    }
+
+    /**
+     * @return the EJB client jar as the build made it (ejb-module/target/mailqueue-ejb-client.jar), the one file a
+     *         calling application gets, so that a class it needs and lacks fails the calling tests
+     */
+    static File clientJar() {
+        File jar = new File(System.getProperty("it.ejb.client.jar", "../ejb-module/target/mailqueue-ejb-client.jar"));
+        if (!jar.isFile()) {
+            throw new IllegalStateException("the EJB client jar is not built: " + jar.getAbsolutePath());
+        }
+        return jar;
+    }
+
+    /** @return the jar a class was loaded from */
+    private static File jarOf(Class<?> type) {
+        try {
+            return new File(type.getProtectionDomain().getCodeSource().getLocation().toURI());
+        } catch (java.net.URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /**

@@ -43,6 +43,26 @@ class RemoteEjbIT extends QueueServerIT {
         assertThat(Instant.parse(view[2])).isBefore(Instant.now().plusSeconds(1));
     }
 
+    /**
+     * caller.war holds the EJB client jar as the build made it and icu4j (the jar's one dependency beyond Jakarta EE),
+     * nothing else of the queue: it validates a MailRequest by the API's own constraints and then enqueues it. On
+     * 67a2b04 the jar lacked the address grammar its constraint uses (NoClassDefFoundError).
+     */
+    @Test
+    void anApplicationWithTheClientJarAloneValidatesAMailRequestAndEnqueuesIt() {
+        HttpResponse<String> valid = QueueApi.postForm("/caller/enqueue?outcome=validate&from=orders%40shop.example"
+                + "&to=client-jar%40remote.example");
+        assertThat(valid.body()).as("no violation").isEqualTo("[]");
+        HttpResponse<String> invalid = QueueApi.postForm("/caller/enqueue?outcome=validate&from=orders%40shop.example"
+                + "&to=not%20an%20address");
+        assertThat(invalid.statusCode()).as(invalid.body()).isEqualTo(200);
+        assertThat(invalid.body()).startsWith("[to[0].<list element>: ");
+
+        HttpResponse<String> queued = QueueApi.postForm("/caller/enqueue?outcome=commit&to=client-jar%40remote.example"
+                + "&subject=client-jar");
+        assertThat(queued.body()).as("id and Message-ID").matches("\\d+ <[^>]+>");
+    }
+
     @Test
     void mailEnqueuedInATransactionThatRollsBackIsNeverQueued() {
         String[] receipt = call("rollback", "ghost@remote.example", "Order 43 rolled back");

@@ -62,6 +62,15 @@ public class CallerServlet extends HttpServlet {
                 enqueueAll(queue, request, response);
                 return;
             }
+            if ("validate".equals(outcome)) { // Bean Validation in the caller, with the client jar's constraints alone
+                MailRequest mail = new MailRequest().from(request.getParameter("from")).to(request.getParameter("to"))
+                        .subject("validated by the caller").text("x");
+                try (jakarta.validation.ValidatorFactory factory = jakarta.validation.Validation.buildDefaultValidatorFactory()) {
+                    response.getWriter().print(factory.getValidator().validate(mail).stream()
+                            .map(v -> v.getPropertyPath() + ": " + v.getMessage()).sorted().toList());
+                }
+                return;
+            }
             if ("raw".equals(outcome)) {
                 enqueueRaw(queue, request, response);
                 return;
