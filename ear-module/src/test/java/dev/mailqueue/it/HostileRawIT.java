@@ -60,6 +60,7 @@ class HostileRawIT extends QueueServerIT {
             assertThat(transport.body()).as("transport, %s", form.name()).doesNotStartWith("<")
                     .contains(form.reason());
 
+            SubmissionIT.awaitNoLockout(); // SubmissionIT locks this address out for a few seconds
             try (SmtpDialog smtp = new SmtpDialog("localhost", SubmissionIT.PORT)) {
                 smtp.startTls();
                 assertThat(smtp.login(ATTACKER)).startsWith("235");

@@ -23,7 +23,15 @@ final class SmtpDialog implements AutoCloseable {
 
     /** Connects and reads the greeting. */
     SmtpDialog(String host, int port) throws IOException {
-        socket = new Socket(host, port);
+        this(host, port, null);
+    }
+
+    /**
+     * Connects from a local address of the test's choosing (another loopback address, 127.0.0.2, is another client
+     * address to the server) and reads the greeting.
+     */
+    SmtpDialog(String host, int port, java.net.InetAddress local) throws IOException {
+        socket = new Socket(host, port, local, 0);
         socket.setSoTimeout(20_000);
         streams();
         greeting = reply();

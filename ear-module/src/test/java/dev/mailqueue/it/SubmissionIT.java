@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
+import java.util.List;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -286,8 +287,66 @@ class SubmissionIT extends QueueServerIT {
         }
     }
 
+    /**
+     * A logged-in connection that keeps talking still ends at the session deadline (10 s on the test server) with
+     * 421 4.4.2, so no client holds a slot for ever.
+     */
+    @Test
+    void aLoggedInConnectionEndsAtTheSessionDeadline() throws Exception {
+        awaitNoLockout();
+        long start = System.nanoTime();
+        try (SmtpDialog talker = new SmtpDialog("localhost", PORT)) {
+            talker.startTls();
+            assertThat(talker.login(TestUser.SENDER)).startsWith("235");
+            String last = "";
+            while (Duration.ofNanos(System.nanoTime() - start).toMillis() < 13_000 && !last.startsWith("421")) {
+                Thread.sleep(500);
+                try {
+                    last = talker.send("NOOP");
+                } catch (IOException closed) {
+                    last = "closed: " + closed.getMessage();
+                }
+            }
+            Duration closedAfter = Duration.ofNanos(System.nanoTime() - start);
+            assertThat(last).startsWith("421 4.4.2");
+            assertThat(closedAfter).isGreaterThan(Duration.ofMillis(9_500)).isLessThan(Duration.ofMillis(13_000));
+            assertThatThrownBy(() -> talker.send("NOOP")).isInstanceOf(IOException.class);
+        }
+    }
+
+    /**
+     * Twenty connections fill the test server's listener (from two client addresses, ten each, the limit per
+     * address): the next client is answered 421 4.3.2 and closed, and once they close a client is served again.
+     */
+    @Test
+    void aFullListenerAnswers421AndServesAgainOnceConnectionsClose() throws Exception {
+        List<SmtpDialog> held = new java.util.ArrayList<>();
+        try {
+            for (String local : List.of("127.0.0.2", "127.0.0.3")) {
+                for (int i = 0; i < 10; i++) {
+                    SmtpDialog dialog = new SmtpDialog("127.0.0.1", PORT, java.net.InetAddress.getByName(local));
+                    held.add(dialog);
+                    assertThat(dialog.greeting()).as("connection %d from %s", i + 1, local).startsWith("220");
+                }
+            }
+            try (SmtpDialog refused = new SmtpDialog("127.0.0.1", PORT, java.net.InetAddress.getByName("127.0.0.4"))) {
+                assertThat(refused.greeting()).startsWith("421 4.3.2");
+                assertThatThrownBy(() -> refused.send("EHLO tests.example")).isInstanceOf(IOException.class);
+            }
+        } finally {
+            for (SmtpDialog dialog : held) {
+                dialog.close();
+            }
+        }
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(200)).until(() -> {
+            try (SmtpDialog again = new SmtpDialog("127.0.0.1", PORT, java.net.InetAddress.getByName("127.0.0.4"))) {
+                return again.greeting().startsWith("220");
+            }
+        });
+    }
+
     /** Waits until the test sender's login is taken from this address again (no lockout from an earlier test). */
-    private static void awaitNoLockout() {
+    static void awaitNoLockout() {
         await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(500)).until(() -> {
             try (SmtpDialog smtp = new SmtpDialog("localhost", PORT)) {
                 smtp.startTls();
