@@ -23,8 +23,11 @@ import static org.awaitility.Awaitility.await;
 /**
  * Templates against the real server and SMTP server (issue 31, part 1): stored through the admin API, rendered at
  * enqueue over REST (one mail and a 10,000-recipient mail merge in one batch request), with locale fallback, HTML
- * escaping and a derived text part; every kind of template error refused with nothing queued; a replaced template
- * leaves mail already queued as it was. Database-neutral: Derby and the WildFly run.
+ * escaping and a derived text part; every kind of template error refused with nothing queued, a template past a
+ * render limit too (issue 47, point 6: a 400, never a 500); a replaced template leaves mail already queued as it
+ * was, and one deleted and stored again continues its versions and is what is sent; a sender may not use a
+ * template its allow-list leaves out. Database-neutral: Derby and the WildFly run ({@link TemplatesAcrossServersIT}
+ * renders on a second server).
  */
 @Tag(QueueServerIT.DATABASE_NEUTRAL)
 class TemplatesIT extends QueueServerIT {
@@ -132,7 +135,55 @@ class TemplatesIT extends QueueServerIT {
                 + "\"to\":[\"bad." + run + "@to.example\"],\"template\":{\"name\":\"" + name + "\",\"variables\":{}}}]";
         Problems.assertProblem(QueueApi.postTo("/api/mails/batch", batch), 400, "[1].template.variables.order");
 
+
+        // Render limits (issue 47, point 6): past them a 400 naming the template, never a server error. Gated by a
+        // variable, so the trial render at storing (no variables) passes them.
+        String limits = "limits-" + run;
+        assertThat(put(limits, "{\"defaultLocale\":\"en\",\"locales\":{\"en\":{\"subject\":\"Limits\",\"text\":\""
+                + "<#macro m n><@m n + 1/></#macro><#if deep><@m 0/></#if>"
+                + "<#if big><#assign s = 'x'><#list 1..26 as i><#assign s = s + s></#list>${s?length}</#if>ok\"}}}")
+                .statusCode()).isEqualTo(201);
+        Map<String, String> overLimits = Map.of("{\"deep\":true,\"big\":false}", "nests macro or function calls too deeply",
+                "{\"deep\":false,\"big\":true}", "bytes of memory to render (mailqueue.templates.max-render-bytes)");
+        overLimits.forEach((variables, message) -> {
+            HttpResponse<String> answer = QueueApi.post("{\"from\":\"alice@sender.example\",\"to\":[\"limit." + run
+                    + "@to.example\"],\"template\":{\"name\":\"" + limits + "\",\"variables\":" + variables + "}}");
+            Problems.assertProblem(answer, 400, "template");
+            assertThat(answer.body()).contains("invalid-mail").contains(message).contains(limits);
+        });
+        HttpResponse<String> within = QueueApi.postAs(TestUser.ADMIN, QueueApi.BASE, "/api/admin/templates/" + limits
+                + "/preview", "{\"variables\":{\"deep\":false,\"big\":false}}");
+        assertThat(within.statusCode()).as("negative control: the same template within its limits").isEqualTo(200);
+        HttpResponse<String> endless = put("endless-" + run, "{\"defaultLocale\":\"en\",\"locales\":{\"en\":{"
+                + "\"subject\":\"s\",\"html\":\"<#macro m><@m/></#macro><p><@m/></p>\"}}}");
+        Problems.assertProblem(endless, 400, "locales.en.html");
+        assertThat(endless.body()).as("refused at its trial render").contains("invalid-template").contains("too deeply");
+
         assertThat(QueueApi.storedMails()).as("nothing queued").isEqualTo(stored);
+    }
+
+    @Test
+    void aSenderMayUseOnlyTheTemplatesItsAllowListNames() {
+        String name = "team-" + run;
+        assertThat(put(name, "{\"defaultLocale\":\"en\",\"locales\":{\"en\":{\"subject\":\"Payroll\","
+                + "\"text\":\"Salary ${amount}\"}}}").statusCode()).isEqualTo(201);
+        long stored = QueueApi.storedMails();
+
+        String mail = "{\"from\":\"only@other.example\",\"to\":[\"own." + run + "@to.example\"],\"template\":{\"name\":\""
+                + name + "\",\"variables\":{\"amount\":1}}}";
+        HttpResponse<String> refused = QueueApi.postAs(TestUser.OTHER_SENDER, QueueApi.BASE, "/api/mails", mail);
+        Problems.assertProblem(refused, 403, "template.name");
+        assertThat(refused.body()).contains("mailqueue.security.allowed-templates.other-sender").doesNotContain("Salary");
+        HttpResponse<String> missing = QueueApi.postAs(TestUser.OTHER_SENDER, QueueApi.BASE, "/api/mails",
+                mail.replace(name, "nothing-" + run));
+        Problems.assertProblem(missing, 403, "template.name"); // not a 400 "no stored template": nothing learnt
+        Problems.assertProblem(QueueApi.postAs(TestUser.OTHER_SENDER, QueueApi.BASE, "/api/mails/batch", "[" + mail + "]"),
+                403, "[0].template.name");
+        assertThat(QueueApi.storedMails()).as("nothing queued").isEqualTo(stored);
+
+        HttpResponse<String> sender = QueueApi.post(mail.replace("only@other.example", "alice@sender.example"));
+        assertThat(sender.statusCode()).as("negative control: a sender without the property may use it: " + sender.body())
+                .isEqualTo(202);
     }
 
     @Test
@@ -160,6 +211,19 @@ class TemplatesIT extends QueueServerIT {
         assertThat(QueueApi.send("DELETE", "/api/mails/" + queued.getId()).statusCode()).isEqualTo(200);
         assertThat(QueueApi.sendAs(TestUser.ADMIN, "DELETE", "/api/admin/templates/" + name).statusCode()).isEqualTo(204);
         assertThat(QueueApi.getAs(TestUser.ADMIN, QueueApi.BASE, "/api/admin/templates/" + name).statusCode()).isEqualTo(404);
+
+        // Stored again after the deletion: the next version number, and what is sent is the new content, although
+        // this server rendered version 2 a moment ago (issue 47, point 6).
+        HttpResponse<String> again = put(name, "{\"defaultLocale\":\"en\",\"locales\":{\"en\":{\"subject\":\"Stored again\","
+                + "\"text\":\"Third ${n}\"}}}");
+        assertThat(again.statusCode()).as(again.body()).isEqualTo(201);
+        assertThat(version(again)).as("no version number used twice").isEqualTo(3);
+        String afterDelete = "again." + run + "@to.example";
+        assertThat(QueueApi.post("{\"from\":\"alice@sender.example\",\"to\":[\"" + afterDelete + "\"],\"template\":{\"name\":\""
+                + name + "\",\"variables\":{\"n\":3}}}").statusCode()).isEqualTo(202);
+        MimeMessage sent = arrived(afterDelete);
+        assertThat(sent.getSubject()).isEqualTo("Stored again");
+        assertThat(((String) sent.getContent()).strip()).isEqualTo("Third 3");
     }
 
     @Test

@@ -45,7 +45,7 @@ public class Templates {
     SessionContext context;
 
     /**
-     * Stores a template: version 1 under a new name, else the next version. Mail queued before keeps what it was
+     * Stores a template: version 1 under a name never used, else the next version (also after a deletion). Mail queued before keeps what it was
      * rendered from; mail enqueued after the commit is rendered from this version.
      *
      * @param name          the name ({@link dev.mailqueue.api.MailLimits#TEMPLATE_NAME})
@@ -98,13 +98,14 @@ public class Templates {
     }
 
     /**
-     * Deletes every version of a template; mail rendered from it stays as it is.
+     * Deletes every version of a template; mail rendered from it stays as it is. Its version numbers stay taken:
+     * a template stored again under the name continues after the highest.
      *
      * @param name a template's name
      * @throws TemplateNotFoundException when no template has that name
      */
     public void delete(String name) throws TemplateNotFoundException {
-        if (!store.delete(name)) {
+        if (!store.delete(name, Instant.now(), context.getCallerPrincipal().getName())) {
             throw new TemplateNotFoundException(name);
         }
     }

@@ -115,6 +115,7 @@ public class Mails implements MailQueueLocal, MailQueueRemote {
     @Override
     public EnqueueReceipt enqueue(MailRequest request) throws InvalidMailException, SenderNotAllowedException {
         budget.check(request);
+        checkTemplates(java.util.Collections.singletonList(request), false);
         MailRequest mail = templates.render(request);
         validator.check(mail);
         String caller = checkSender(mail);
@@ -125,6 +126,7 @@ public class Mails implements MailQueueLocal, MailQueueRemote {
     public EnqueueReceipt enqueue(MailRequest request, String idempotencyKey) throws InvalidMailException,
             SenderNotAllowedException, IdempotencyConflictException, IdempotencyKeyReusedException {
         budget.check(request);
+        checkTemplates(java.util.Collections.singletonList(request), false);
         MailRequest mail = templates.render(request);
         validator.check(mail);
         String caller = checkSender(mail);
@@ -238,6 +240,9 @@ public class Mails implements MailQueueLocal, MailQueueRemote {
         if (given != null && given.size() > dev.mailqueue.api.MailLimits.BATCH) {
             validator.checkAll(given); // refuses the size before any rendering
         }
+        if (given != null) {
+            checkTemplates(given, true);
+        }
         List<MailRequest> requests = templates.renderAll(given);
         validator.checkAll(requests);
         String caller = caller();
@@ -283,6 +288,25 @@ public class Mails implements MailQueueLocal, MailQueueRemote {
         EnqueueReceipt receipt = new EnqueueReceipt(mail.id(), mail.messageId(), mail.status());
         receipt.setSuppressed(mail.suppressed());
         return receipt;
+    }
+
+    /**
+     * Refuses, before anything is rendered, a mail that names a template the caller may not use.
+     *
+     * @param indexed whether fields are named {@code [i].template} (a batch) or {@code template}
+     * @throws SenderNotAllowedException naming each {@code template.name} refused
+     */
+    private void checkTemplates(List<MailRequest> requests, boolean indexed) throws SenderNotAllowedException {
+        String caller = caller();
+        boolean admin = isAdmin();
+        List<FieldError> refused = new ArrayList<>();
+        for (int i = 0; i < requests.size(); i++) {
+            senders.checkTemplate(caller, admin, requests.get(i), indexed ? "[" + i + "].template" : "template")
+                    .ifPresent(refused::add);
+        }
+        if (!refused.isEmpty()) {
+            throw new SenderNotAllowedException(caller, refused);
+        }
     }
 
     /**

@@ -29,7 +29,10 @@ import java.util.Optional;
  * {@code mailqueue.security.allowed-lists.u}: the mailing lists ({@code unsubscribeList}) the user owns, comma
  * separated, or {@code *}; one-click unsubscribe links name their list, so a sender who could name another's
  * list could have its recipients unsubscribed from it. A user without a property may send as nobody, may
- * name no account and no list. Administrators ({@code mail-admin}) may use any address and any
+ * name no account and no list. The template allow-list is {@code mailqueue.security.allowed-templates.u}: the
+ * stored templates the user may enqueue mail from, comma separated, or {@code *}; unlike the others, a user
+ * without it may use every template (as before the allow-list existed), so an operator who gives teams their own
+ * templates sets it for every sender. Administrators ({@code mail-admin}) may use any address and any
  * account. A refusal names the field, never the other addresses or accounts. In Liberty the
  * properties are {@code <variable>}s of server.xml or environment variables.
  */
@@ -44,6 +47,11 @@ public class SenderPolicy {
 
     /** The property prefix of the list allow-list; the user name follows it. */
     public static final String LISTS_PREFIX = "mailqueue.security.allowed-lists.";
+
+    /**
+     * The property prefix of the template allow-list; the user name follows it. Unset: every template.
+     */
+    public static final String TEMPLATES_PREFIX = "mailqueue.security.allowed-templates.";
 
     /** The allow-lists, read at each check; the application's MicroProfile Config in production. */
     Settings settings;
@@ -84,6 +92,29 @@ public class SenderPolicy {
                     + LISTS_PREFIX + user + ")"));
         }
         return Optional.empty();
+    }
+
+    /**
+     * Checked before the mail is rendered, so a sender learns nothing of a template it may not use, not even
+     * whether it exists.
+     *
+     * @param user    the caller's principal name
+     * @param admin   whether the caller has the role {@code mail-admin} (then every template is allowed)
+     * @param request a mail, rendered or not
+     * @param field   how its template is named in errors: {@code template}, or {@code [3].template} in a batch
+     * @return the refused field ({@code template.name}), or empty when the mail names no template, or one the
+     *         user's template allow-list names, or the user has no such list
+     */
+    public Optional<FieldError> checkTemplate(String user, boolean admin, MailRequest request, String field) {
+        if (admin || request == null || request.getTemplate() == null || request.getTemplate().getName() == null) {
+            return Optional.empty();
+        }
+        String name = request.getTemplate().getName();
+        if (entries(TEMPLATES_PREFIX + user).isEmpty() || listed(TEMPLATES_PREFIX + user, name)) {
+            return Optional.empty();
+        }
+        return Optional.of(new FieldError(field + ".name", "is not a template user " + user + " may use (see "
+                + TEMPLATES_PREFIX + user + ")"));
     }
 
     /**

@@ -20,9 +20,18 @@ import java.util.Optional;
  * Stored templates, rows of MAIL_TEMPLATE: one per name, version and locale. A version is written once, whole,
  * and never changed; the highest version of a name is the one mail is rendered from. Every method runs in the
  * caller's transaction.
+ *
+ * <p>A version number is never used twice for a name: deleting a template deletes its versions but leaves one
+ * row, a tombstone with the locale {@value #DELETED} and no parts, at the highest version the name had, so the
+ * next template stored under that name continues from there (version 4 after versions 1 to 3 were deleted), and
+ * a name, a version and a locale always mean the same source on every server. A tombstone is never read as a
+ * template: a name whose highest version is a tombstone has no template.
  */
 @ApplicationScoped
 public class TemplateStore {
+
+    /** The locale of a tombstone row: no BCP 47 tag, so never a template's locale. */
+    static final String DELETED = "~deleted";
 
     private static final String COLUMNS = "NAME, VERSION, LOCALE, IS_DEFAULT, SUBJECT, TEXT_BODY, HTML_BODY,"
             + " CREATED_AT, CREATED_BY";
@@ -41,7 +50,8 @@ public class TemplateStore {
     }
 
     /**
-     * Stores the next version of a template: 1 for a new name.
+     * Stores the next version of a template: 1 for a name never used, else one more than the highest the name
+     * had, deleted or not.
      *
      * @param name          the template's name
      * @param defaultLocale the tag of its default locale, one of {@code locales}
@@ -103,17 +113,46 @@ public class TemplateStore {
     }
 
     /**
-     * Deletes every version of a template. Mail already rendered from it is not touched.
+     * Deletes every version of a template, keeping its highest version number taken (a tombstone), so that the
+     * name's next template gets the next number. Mail already rendered from it is not touched.
      *
      * @param name a template's name
+     * @param now  now
+     * @param by   the user who deletes it
      * @return true when there was such a template
-     * @throws StoreException when the database fails
+     * @throws StoreException when the database fails, or the same template was deleted at the same time (the
+     *                        primary key refuses the second tombstone)
      */
-    public boolean delete(String name) {
-        try (Connection c = tables.connect();
-             PreparedStatement s = c.prepareStatement("DELETE FROM MAIL_TEMPLATE WHERE NAME = ?")) {
-            s.setString(1, name);
-            return s.executeUpdate() > 0;
+    public boolean delete(String name, Instant now, String by) {
+        try (Connection c = tables.connect()) {
+            int highest;
+            try (PreparedStatement s = c.prepareStatement("SELECT MAX(VERSION) FROM MAIL_TEMPLATE WHERE NAME = ?"
+                    + " AND LOCALE <> ?")) {
+                s.setString(1, name);
+                s.setString(2, DELETED);
+                try (ResultSet r = s.executeQuery()) {
+                    highest = r.next() ? r.getInt(1) : 0; // SQL NULL, no template: 0
+                }
+            }
+            if (highest == 0) {
+                return false;
+            }
+            // Up to the version read only: a version stored meanwhile by another transaction stays, as stored after.
+            try (PreparedStatement s = c.prepareStatement("DELETE FROM MAIL_TEMPLATE WHERE NAME = ? AND VERSION <= ?")) {
+                s.setString(1, name);
+                s.setInt(2, highest);
+                s.executeUpdate();
+            }
+            try (PreparedStatement s = c.prepareStatement("INSERT INTO MAIL_TEMPLATE (" + COLUMNS + ")"
+                    + " VALUES (?, ?, ?, 0, NULL, NULL, NULL, ?, ?)")) {
+                s.setString(1, name);
+                s.setInt(2, highest);
+                s.setString(3, DELETED);
+                SqlTime.set(s, 4, now);
+                Sql.setText(s, 5, by);
+                s.executeUpdate();
+            }
+            return true;
         } catch (SQLException e) {
             throw new StoreException("could not delete template " + name, e);
         }
@@ -131,6 +170,9 @@ public class TemplateStore {
                 while (r.next()) {
                     String template = r.getString(1);
                     String locale = r.getString(3);
+                    if (DELETED.equals(locale)) {
+                        continue; // a deleted template's tombstone: no template
+                    }
                     locales.computeIfAbsent(template, n -> new ArrayList<>())
                             .add(new TemplateText(locale, r.getString(5), r.getString(6), r.getString(7)));
                     TemplateView head = heads.get(template);

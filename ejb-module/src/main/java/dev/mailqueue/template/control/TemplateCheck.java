@@ -15,7 +15,9 @@ import java.util.Set;
  * {@value MailLimits#TEMPLATE_LOCALES} locales, each a distinct well-formed BCP 47 tag (stored as
  * {@link Locale#toLanguageTag()} writes it); a default locale among them; in each locale a text or an HTML part,
  * the subject at most {@value MailLimits#SUBJECT_CHARS} characters and each part at most
- * {@value MailLimits#BODY_CHARS}; and every part parsing as FreeMarker source.
+ * {@value MailLimits#BODY_CHARS}; every part parsing as FreeMarker source; and every part keeping to the render
+ * limits ({@link RenderLimits}, the output length, the stack) in a trial render with no variables
+ * ({@link TemplateEngine#trial}): a template that passes a limit with no variables passes it for every mail.
  */
 public final class TemplateCheck {
 
@@ -57,11 +59,15 @@ public final class TemplateCheck {
             if (text.text() == null && text.html() == null) {
                 errors.add(new FieldError(field, "needs a text or an html part"));
             }
+            int before = errors.size();
             length(field + ".subject", text.subject(), MailLimits.SUBJECT_CHARS, errors);
             length(field + ".text", text.text(), MailLimits.BODY_CHARS, errors);
             length(field + ".html", text.html(), MailLimits.BODY_CHARS, errors);
             try {
-                engine.compile(name, text);
+                TemplateEngine.Compiled compiled = engine.compile(name, text);
+                if (errors.size() == before) { // a part too long already is named; its trial would say it again
+                    engine.trial(compiled);
+                }
             } catch (TemplateEngine.Failure f) {
                 errors.add(new FieldError(field + "." + f.part(), f.getMessage()));
             }

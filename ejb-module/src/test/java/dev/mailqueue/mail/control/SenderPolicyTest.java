@@ -24,7 +24,9 @@ class SenderPolicyTest {
                 SenderPolicy.PREFIX + "blank", " , ",
                 SenderPolicy.ACCOUNTS_PREFIX + "shop", "bulk, newsletter",
                 SenderPolicy.ACCOUNTS_PREFIX + "relay", "*",
-                SenderPolicy.LISTS_PREFIX + "shop", "offers, weekly");
+                SenderPolicy.LISTS_PREFIX + "shop", "offers, weekly",
+                SenderPolicy.TEMPLATES_PREFIX + "shop", "receipt, welcome",
+                SenderPolicy.TEMPLATES_PREFIX + "relay", "*");
         cut.settings = Settings.of(lists);
     }
 
@@ -59,6 +61,25 @@ class SenderPolicyTest {
         assertThat(cut.mayUseDomain("stranger", false, "shop.example")).isFalse();
         assertThat(cut.mayUseDomain("stranger", true, "shop.example")).as("an administrator").isTrue();
         assertThat(cut.mayUseDomain("relay", false, "anywhere.example")).isTrue();
+    }
+
+    @Test
+    void aSenderWithATemplateListMayUseOnlyItsTemplatesAndOneWithoutMayUseAny() {
+        MailRequest own = new MailRequest().from("orders@shop.example").template("receipt", null, Map.of());
+        MailRequest other = new MailRequest().from("orders@shop.example").template("payroll", null, Map.of());
+
+        assertThat(cut.checkTemplate("shop", false, own, "template")).isEmpty();
+        assertThat(cut.checkTemplate("shop", false, other, "[2].template")).get().satisfies(e -> {
+            assertThat(e.getField()).isEqualTo("[2].template.name");
+            assertThat(e.getMessage()).isEqualTo("is not a template user shop may use (see "
+                    + SenderPolicy.TEMPLATES_PREFIX + "shop)");
+        });
+        assertThat(cut.checkTemplate("relay", false, other, "template")).as("*").isEmpty();
+        assertThat(cut.checkTemplate("blank", false, other, "template")).as("no template property: every template")
+                .isEmpty();
+        assertThat(cut.checkTemplate("shop", true, other, "template")).as("an administrator").isEmpty();
+        assertThat(cut.checkTemplate("shop", false, new MailRequest().from("orders@shop.example").text("t"), "template"))
+                .as("a composed mail").isEmpty();
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.mailqueue.template.control;
 
+import dev.mailqueue.testsupport.TestTemplates;
 import dev.mailqueue.api.FieldError;
 import dev.mailqueue.api.MailLimits;
 import dev.mailqueue.api.TemplateText;
@@ -13,7 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** What a template must be to be stored, each fault named as the admin API names it. */
 class TemplateCheckTest {
 
-    final TemplateEngine engine = new TemplateEngine();
+    final TemplateEngine engine = TestTemplates.engine();
 
     List<String> errors(String name, String defaultLocale, TemplateText... locales) {
         List<FieldError> errors = new ArrayList<>();
@@ -63,5 +64,27 @@ class TemplateCheckTest {
         assertThat(errors("t", "en", unsafe)).isEmpty(); // it parses; it fails when rendered
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> engine.render(engine.compile("t", unsafe), java.util.Map.of()))
                 .isInstanceOf(TemplateEngine.Failure.class).hasMessageContaining("cannot be rendered");
+    }
+
+    @Test
+    void aTemplateThatPassesALimitInItsTrialRenderIsRefusedAndOneThatDependsOnItsVariablesIsNot() {
+        TemplateText doubling = new TemplateText("en", "Report", TemplateLimitsTest.DOUBLING, null);
+        TemplateText recursion = new TemplateText("en", "Hi", null, "<#macro m><@m/></#macro><p><@m/></p>");
+        TemplateText endless = new TemplateText("en", "Hi", "<#list 1.. as i>${i}</#list>", null);
+
+        assertThat(errors("t", "en", doubling)).containsExactly("locales.en.text: needed more than 33554432 bytes of"
+                + " memory to render (mailqueue.templates.max-render-bytes)");
+        List<FieldError> allowed = new ArrayList<>();
+        TemplateCheck.check("t", "en", List.of(doubling), TestTemplates.engine(RenderLimits.MAX_ALLOCATED_BYTES,
+                Long.toString(1L << 30)), allowed);
+        assertThat(allowed).as("negative control: the same template under a 1 GiB cap").isEmpty();
+        assertThat(errors("t", "en", recursion)).containsExactly(
+                "locales.en.html: nests macro or function calls too deeply (the stack overflowed)");
+        assertThat(errors("t", "en", endless)).singleElement().asString().startsWith("locales.en.text: ");
+
+        assertThat(errors("t", "en", new TemplateText("en", "Order ${order.number} of ${when?date}",
+                "<#list order.items as item>${item.title}: ${item.price * 2}</#list><#if vip>${a.b.c[3]}</#if>${n + 1}",
+                "<p>${user.name!\"friend\"}</p><#list 1..3 as i>${i}</#list>")))
+                .as("variables it was not given are no fault of a trial render").isEmpty();
     }
 }

@@ -1,9 +1,11 @@
 package dev.mailqueue.template.control;
 
+import dev.mailqueue.testsupport.TestTemplates;
 import dev.mailqueue.api.FieldError;
 import dev.mailqueue.api.InvalidMailException;
 import dev.mailqueue.api.MailRequest;
 import dev.mailqueue.api.TemplateText;
+import dev.mailqueue.api.TemplateView;
 import dev.mailqueue.queue.control.TemplateStore;
 import dev.mailqueue.testsupport.QueueDatabase;
 import org.junit.jupiter.api.BeforeEach;
@@ -37,7 +39,7 @@ class TemplateRenderingTest {
     void setUp() {
         db.update("DELETE FROM MAIL_TEMPLATE");
         store = TemplateStore.on(db.tables());
-        cut = TemplateRendering.of(store, new TemplateEngine(), 1_000_000);
+        cut = TemplateRendering.of(store, TestTemplates.engine(), 1_000_000);
         db.inTransaction(() -> store.store("reset", "en", List.of(
                 new TemplateText("en", "Reset your password, ${user.name}", "Hello ${user.name}, use ${link}.", null),
                 new TemplateText("de", "Passwort zurücksetzen, ${user.name}", "Hallo ${user.name}, nimm ${link}.", null),
@@ -117,6 +119,62 @@ class TemplateRenderingTest {
     }
 
     @Test
+    void aTemplateDeletedAndStoredAgainContinuesItsVersionsAndEveryServerRendersTheNewContent() throws Exception {
+        TemplateRendering otherServer = TemplateRendering.of(store, TestTemplates.engine(), 1_000_000);
+        assertThat(otherServer.render(mail("reset", "en", jane())).getSubject()).isEqualTo("Reset your password, Jane");
+        db.inTransaction(() -> store.store("reset", "en", List.of(new TemplateText("en", "Second", "v2", null)),
+                Instant.now(), "admin"));
+
+        assertThat(db.inTransaction(() -> store.delete("reset", Instant.now(), "admin"))).isTrue();
+        assertThat(store.newest("reset")).as("deleted").isEmpty();
+        assertThat(store.list()).extracting(TemplateView::name).doesNotContain("reset");
+        assertThat(errors(mail("reset", "en", jane()))).containsExactly("template.name: is no stored template: reset");
+        assertThat(db.inTransaction(() -> store.delete("reset", Instant.now(), "admin"))).as("deleted twice").isFalse();
+        TemplateView again = db.inTransaction(() -> store.store("reset", "en",
+                List.of(new TemplateText("en", "Stored again, ${user.name}", "v3", null)), Instant.now(), "admin"));
+
+        assertThat(again.version()).as("no version number used twice").isEqualTo(3);
+        assertThat(store.newest("reset").orElseThrow().version()).isEqualTo(3);
+        assertThat(otherServer.render(mail("reset", "en", jane())).getSubject()).as("the server that cached version 1")
+                .isEqualTo("Stored again, Jane");
+        assertThat(cut.render(mail("reset", "en", jane())).getSubject()).isEqualTo("Stored again, Jane");
+        db.inTransaction(() -> store.delete("reset", Instant.now(), "admin"));
+        assertThat(db.inTransaction(() -> store.store("reset", "en", List.of(new TemplateText("en", "s", "t", null)),
+                Instant.now(), "admin")).version()).as("after a second deletion").isEqualTo(4);
+    }
+
+    @Test
+    void aKeptCompilationIsUsedOnlyForTheSourceItWasCompiledFrom() throws Exception {
+        TemplateEngine engine = TestTemplates.engine();
+        TemplateText first = new TemplateText("en", "First ${n}", "one", null);
+        TemplateText other = new TemplateText("en", "Other ${n}", "two", null);
+
+        assertThat(engine.render(engine.compiled("news", 1, first), Map.of("n", 1)).subject()).isEqualTo("First 1");
+        // the same name, version and locale with another source: what a database restored from a backup, or a
+        // server of an older build deleting without a tombstone, could give
+        assertThat(engine.render(engine.compiled("news", 1, other), Map.of("n", 2)).subject()).isEqualTo("Other 2");
+        assertThat(engine.compiled("news", 1, new TemplateText("en", "Other ${n}", "two", null)))
+                .as("an equal source read again is the kept compilation").isSameAs(engine.compiled("news", 1, other));
+    }
+
+    @Test
+    void aTemplateThatPassesALimitIsAnInvalidMailNamingTheTemplateNeverAnError() {
+        db.inTransaction(() -> store.store("deep", "en", List.of(new TemplateText("en", null,
+                "<#macro m n><@m n + 1/></#macro><#if go><@m 0/></#if>", null)), Instant.now(), "admin"));
+        db.inTransaction(() -> store.store("slow", "en", List.of(new TemplateText("en", null,
+                "<#list 1..n as i></#list>done", null)), Instant.now(), "admin"));
+        TemplateRendering strict = TemplateRendering.of(store, TestTemplates.engine(RenderLimits.TIMEOUT, "50",
+                RenderLimits.MAX_ALLOCATED_BYTES, Long.toString(16L << 30)), 1_000_000);
+
+        assertThat(errors(mail("deep", "en", Map.of("go", true)))).containsExactly("template: template deep version 1,"
+                + " locale en: text nests macro or function calls too deeply (the stack overflowed)");
+        assertThatThrownBy(() -> strict.render(mail("slow", "en", Map.of("n", 2_000_000_000))))
+                .isInstanceOfSatisfying(InvalidMailException.class, e -> assertThat(e.getErrors()).extracting(FieldError::toString)
+                        .containsExactly("template: template slow version 1, locale en: text took longer than 50 ms to"
+                                + " render (mailqueue.templates.render-timeout.ms)"));
+    }
+
+    @Test
     void eachKindOfTemplateErrorNamesTheTemplateTheLocaleAndTheVariable() {
         assertThat(errors(mail("nope", "en", jane()))).containsExactly(
                 "template.name: is no stored template: nope");
@@ -147,7 +205,7 @@ class TemplateRenderingTest {
 
     @Test
     void aCallThatRendersTooMuchIsRefused() {
-        TemplateRendering capped = TemplateRendering.of(store, new TemplateEngine(), 100);
+        TemplateRendering capped = TemplateRendering.of(store, TestTemplates.engine(), 100);
         List<MailRequest> batch = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
             batch.add(mail("reset", "en", jane()));

@@ -69,7 +69,7 @@ public class TemplatesResource {
     /**
      * @param name a template's name
      * @param body {@code {"defaultLocale": "en", "locales": {"en": {"subject", "text", "html"}, ...}}}
-     * @return the version stored: 201 for a new template, 200 for a replacement
+     * @return the version stored: 201 when the name had no template (never stored, or deleted), 200 for a replacement
      * @throws InvalidTemplateException naming each field at fault (400)
      * @throws IOException              when the body cannot be read
      */
@@ -80,8 +80,14 @@ public class TemplatesResource {
             + " Mail already queued keeps what it was rendered from.")
     public Response store(@PathParam("name") String name, InputStream body) throws InvalidTemplateException, IOException {
         TemplateJson.Definition definition = read(body, TemplateJson::definition);
+        boolean replacing = true; // after a deletion the version is not 1, but the template is new again
+        try {
+            templates.find(name);
+        } catch (dev.mailqueue.api.TemplateNotFoundException e) {
+            replacing = false;
+        }
         TemplateView stored = templates.store(name, definition.defaultLocale(), definition.locales());
-        return Response.status(stored.version() == 1 ? 201 : 200).entity(stored).build();
+        return Response.status(replacing ? 200 : 201).entity(stored).build();
     }
 
     /**
