@@ -50,7 +50,8 @@ class DatabaseOutageIT extends QueueServerIT {
                 <variable name="mailqueue.submission.enabled" value="true"/>
                 <variable name="mailqueue.submission.port" value="%d"/>
                 <variable name="mailqueue.submission.api-url" value="%s"/>
-                """.formatted(submissionPort, SecondServer.BASE);
+                <variable name="mailqueue.submission.session-deadline.ms" value="1800000"/>
+                """.formatted(submissionPort, SecondServer.BASE); // the client holds its connection across the run
         ExecutorService submitter = Executors.newSingleThreadExecutor();
         try (TcpProxy proxy = TcpProxy.to(Integer.parseInt(System.getProperty("it.db.port")));
              ScriptedSmtpServer smtp = ScriptedSmtpServer.start(smtpPort);
