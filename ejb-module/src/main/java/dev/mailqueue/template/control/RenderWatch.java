@@ -1,6 +1,10 @@
 package dev.mailqueue.template.control;
 
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
@@ -31,7 +35,14 @@ public final class RenderWatch {
 
     private static final Logger LOG = Logger.getLogger(RenderWatch.class.getName());
 
-    private static final com.sun.management.ThreadMXBean THREADS = threads();
+    /**
+     * {@code com.sun.management.ThreadMXBean.getThreadAllocatedBytes(long)} bound to the platform's thread bean, or
+     * null where the JVM does not count. Found through the boot class loader and called through a method handle:
+     * WildFly's module system does not show the {@code com.sun.management} package to a deployment, so naming the
+     * type in this class failed to load it there (NoClassDefFoundError); the JDK exports the package, so the
+     * handle may call it from any class loader.
+     */
+    private static final MethodHandle THREADS = threads();
 
     private final ScheduledExecutorService scheduler;
     private final RenderLimits limits;
@@ -52,13 +63,26 @@ public final class RenderWatch {
         return limits;
     }
 
-    private static com.sun.management.ThreadMXBean threads() {
-        if (ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean bean
-                && bean.isThreadAllocatedMemorySupported()) {
-            if (!bean.isThreadAllocatedMemoryEnabled()) {
-                bean.setThreadAllocatedMemoryEnabled(true);
+    private static MethodHandle threads() {
+        ThreadMXBean bean = ManagementFactory.getThreadMXBean();
+        try {
+            Class<?> counting = Class.forName("com.sun.management.ThreadMXBean", false, null);
+            if (counting.isInstance(bean)) {
+                MethodHandles.Lookup lookup = MethodHandles.publicLookup();
+                boolean supported = (boolean) lookup.findVirtual(counting, "isThreadAllocatedMemorySupported",
+                        MethodType.methodType(boolean.class)).invoke(bean);
+                if (supported) {
+                    if (!(boolean) lookup.findVirtual(counting, "isThreadAllocatedMemoryEnabled",
+                            MethodType.methodType(boolean.class)).invoke(bean)) {
+                        lookup.findVirtual(counting, "setThreadAllocatedMemoryEnabled",
+                                MethodType.methodType(void.class, boolean.class)).invoke(bean, true);
+                    }
+                    return lookup.findVirtual(counting, "getThreadAllocatedBytes",
+                            MethodType.methodType(long.class, long.class)).bindTo(bean);
+                }
             }
-            return bean;
+        } catch (Throwable e) { // no such type, method or access on this JVM: counted as not supported
+            LOG.fine(() -> "no per-thread allocation counter: " + e);
         }
         LOG.warning("This JVM does not count the bytes a thread allocates: templates are held to their time limit"
                 + " only, not to mailqueue.templates.max-render-bytes");
@@ -67,7 +91,14 @@ public final class RenderWatch {
 
     /** @return the bytes the current thread allocated so far, or 0 where the JVM does not count them */
     private static long allocated(Thread thread) {
-        return THREADS == null ? 0 : Math.max(0, THREADS.getThreadAllocatedBytes(thread.getId()));
+        if (THREADS == null) {
+            return 0;
+        }
+        try {
+            return Math.max(0, (long) THREADS.invokeExact(thread.getId()));
+        } catch (Throwable e) { // the counter is a plain getter; nothing it throws is the render's fault
+            return 0;
+        }
     }
 
     /**
