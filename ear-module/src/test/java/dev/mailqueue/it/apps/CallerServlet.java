@@ -91,12 +91,10 @@ public class CallerServlet extends HttpServlet {
                 String key = request.getParameter("key");
                 receipt = key == null ? queue.enqueue(mail) : queue.enqueue(mail, key);
             } catch (InvalidMailException e) {
-                transaction.rollback();
-                response.getWriter().print(e.getClass().getName() + " " + e.getErrors());
+                refused(response, e, e.getErrors());
                 return;
             } catch (SenderNotAllowedException e) {
-                transaction.rollback();
-                response.getWriter().print(e.getClass().getName() + " " + e.getErrors());
+                refused(response, e, e.getErrors());
                 return;
             } catch (EJBAccessException e) {
                 transaction.rollback();
@@ -136,8 +134,7 @@ public class CallerServlet extends HttpServlet {
         try {
             receipts = queue.enqueueAll(mails);
         } catch (InvalidMailException e) {
-            transaction.rollback();
-            response.getWriter().print(e.getClass().getName() + " " + e.getErrors());
+            refused(response, e, e.getErrors());
             return;
         }
         transaction.commit();
@@ -156,16 +153,21 @@ public class CallerServlet extends HttpServlet {
         try {
             receipt = queue.enqueueRaw(new dev.mailqueue.api.RawMail(message), null);
         } catch (InvalidMailException e) {
-            transaction.rollback();
-            response.getWriter().print(e.getClass().getName() + " " + e.getErrors());
+            refused(response, e, e.getErrors());
             return;
         } catch (SenderNotAllowedException e) {
-            transaction.rollback();
-            response.getWriter().print(e.getClass().getName() + " " + e.getErrors());
+            refused(response, e, e.getErrors());
             return;
         }
         transaction.commit();
         response.getWriter().print(receipt.getId() + " " + receipt.getMessageId());
+    }
+
+    /** Rolls the transaction back and answers the refusal: the exception's class and the fields it names. */
+    private void refused(HttpServletResponse response, Exception refusal, List<dev.mailqueue.api.FieldError> errors)
+            throws Exception {
+        transaction.rollback();
+        response.getWriter().print(refusal.getClass().getName() + " " + errors);
     }
 
     /** @return the 100,000 bytes of the attachment: byte i is i mod 251 */
