@@ -1,6 +1,7 @@
 package dev.mailqueue.it;
 
 import jakarta.mail.internet.MimeMessage;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.net.URLEncoder;
@@ -24,13 +25,15 @@ import static org.awaitility.Awaitility.await;
  * signed.example.
  *
  * <p>Raw messages also answer to the header policy of JSON mail: fields only servers write are refused by name.
- * Runs on every database (the raw message's bytes are a different column type on each) and on WildFly.
+ * The refusals never reach the database, so they run once (Derby, and WildFly on PostgreSQL); the message that is
+ * taken runs on every database, since a raw message's bytes are a different column type on each.
  */
 class HostileRawIT extends QueueServerIT {
 
     private static final TestUser ATTACKER = TestUser.OTHER_SENDER;
 
     @Test
+    @Tag(QueueServerIT.DATABASE_NEUTRAL)
     void aBareCrOrLfCannotHideAFromOnAnyRawPathAndNothingIsQueuedSignedOrSent() throws Exception {
         String run = Long.toString(System.nanoTime(), 36);
         String to = "hidden-" + run + "@raw.example";
@@ -73,8 +76,8 @@ class HostileRawIT extends QueueServerIT {
             }
         }
 
-        assertThat(QueueApi.storedMails()).as("nothing queued on any path").isEqualTo(stored);
-        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(4)).until(() -> SMTP.inbox(to).isEmpty());
+        assertThat(QueueApi.storedMails()).as("nothing queued on any path (read from the database)").isEqualTo(stored);
+        assertThat(SMTP.inbox(to)).as("nothing sent (what the SMTP server received)").isEmpty();
     }
 
     /** The positive control: the same message with its lines ended by LF alone and no hidden field goes out as sent. */
@@ -95,6 +98,7 @@ class HostileRawIT extends QueueServerIT {
     }
 
     @Test
+    @Tag(QueueServerIT.DATABASE_NEUTRAL)
     void fieldsOnlyServersWriteAreRefusedInARawMessageByName() {
         long stored = QueueApi.storedMails();
         String head = "From: only@other.example\r\nTo: policy@raw.example\r\n";

@@ -288,7 +288,7 @@ class SubmissionIT extends QueueServerIT {
     }
 
     /**
-     * A logged-in connection that keeps talking still ends at the session deadline (10 s on the test server) with
+     * A logged-in connection that keeps talking still ends at the session deadline (6 s on the test servers) with
      * 421 4.4.2, so no client holds a slot for ever.
      */
     @Test
@@ -299,7 +299,7 @@ class SubmissionIT extends QueueServerIT {
             talker.startTls();
             assertThat(talker.login(TestUser.SENDER)).startsWith("235");
             String last = "";
-            while (Duration.ofNanos(System.nanoTime() - start).toMillis() < 13_000 && !last.startsWith("421")) {
+            while (Duration.ofNanos(System.nanoTime() - start).toMillis() < 9_000 && !last.startsWith("421")) {
                 Thread.sleep(500);
                 try {
                     last = talker.send("NOOP");
@@ -309,7 +309,7 @@ class SubmissionIT extends QueueServerIT {
             }
             Duration closedAfter = Duration.ofNanos(System.nanoTime() - start);
             assertThat(last).startsWith("421 4.4.2");
-            assertThat(closedAfter).isGreaterThan(Duration.ofMillis(9_500)).isLessThan(Duration.ofMillis(13_000));
+            assertThat(closedAfter).isGreaterThan(Duration.ofMillis(5_500)).isLessThan(Duration.ofMillis(9_000));
             assertThatThrownBy(() -> talker.send("NOOP")).isInstanceOf(IOException.class);
         }
     }
