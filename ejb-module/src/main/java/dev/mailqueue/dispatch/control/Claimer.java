@@ -151,7 +151,7 @@ public final class Claimer implements AutoCloseable {
                     complainAfter(mail, a);
                 }
                 return change;
-            } catch (MailDelivery.NotRecorded e) {
+            } catch (NotRecorded e) {
                 if (!holdsLease(Instant.now())) {
                     throw new LeaseLostException(lease.owner(), mail.id(), leaseLost);
                 }
@@ -200,7 +200,7 @@ public final class Claimer implements AutoCloseable {
         if (!complaining.isEmpty()) {
             flush();
             complaining.forEach(address -> complaints.complain(mail.id(), mail.messageId(), address,
-                    MailDelivery.position(mail, address)));
+                    RecipientPlan.position(mail, address)));
         }
     }
 

@@ -85,11 +85,15 @@ public class Claimers {
     public Claimer start(long jobExecutionId) {
         Instant until = transactions.leaseUntil(Instant.now()); // no later than the expiry start commits
         Lease lease = transactions.start(server.leaseOwner(jobExecutionId));
-        MailDelivery delivery = new MailDelivery(new MailDelivery.Parts(lease, server.name(), accounts, health,
-                throttle, connections, composer(), store::body, store::attachmentContent, metrics::sent,
-                settings.recordWaitMillis(), settings.deliveryMode(), settings.redirectTo(), settings.maxAttempts(),
-                (list, recipient, at) -> unsubscribeLinks.enabled() ? unsubscribeLinks.headers(list, recipient, at) : List.of(),
-                new DkimSigning(dkimKeys)));
+        Verdicts verdicts = new Verdicts(lease, server.name());
+        MailDelivery delivery = new MailDelivery(
+                new MailComposer(composer(), store::body, store::attachmentContent, (list, recipient, at) ->
+                        unsubscribeLinks.enabled() ? unsubscribeLinks.headers(list, recipient, at) : List.of(),
+                        new DkimSigning(dkimKeys)),
+                new RecipientPlan.Policy(settings.deliveryMode(), settings.redirectTo(), settings.maxAttempts()),
+                new AccountFailover(new AccountParts(accounts, health, new SendPermits(throttle), connections::borrow,
+                        connections::giveBack, metrics::sent, settings.recordWaitMillis(), verdicts)),
+                verdicts);
         Claimer claimer = new Claimer(lease, until, fence(), journal, delivery, complaints::complain);
         live.put(lease.owner(), claimer);
         return claimer;

@@ -1,8 +1,6 @@
 package dev.mailqueue.dispatch.control;
 
-import dev.mailqueue.queue.control.AttemptResult;
 import dev.mailqueue.queue.control.Change;
-import dev.mailqueue.queue.control.StoreException;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -18,8 +16,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 /**
  * Writes what claimers record in short transactions, each holding every change submitted by then
@@ -34,38 +30,14 @@ import java.util.logging.Logger;
  * submitted anything in the last ten delays, it waits for the next submission, but never past the delay after the
  * group's first submission was made. A lone claimer, or one whose peers are idle, is written at once.
  *
- * <p>What goes wrong:
- * <ul>
- *   <li>the database is unreachable (a lost connection, a restart): the group is kept, in order, and
- *       written again every 50 ms to 2 s until it succeeds; later submissions queue behind it. A commit
- *       whose outcome is unknown is written again with {@code verify}, so nothing is logged twice;</li>
- *   <li>the database refuses one change's data (a constraint, an encoding): the group is written again
- *       change by change, and the change it refuses is written without its per-recipient rows and with
- *       an error that says so; if even that is refused it is left out and logged. The others are
- *       recorded as they happened.</li>
- * </ul>
+ * <p>What goes wrong with a write (the database away, or refusing one change) is {@link JournalWrites}'s to handle;
+ * later submissions queue behind the group it is writing.
  * Thread safe; {@link #run()} is the writer thread's loop.
  */
 final class GroupCommit implements Runnable {
 
-    private static final Logger LOG = Logger.getLogger(GroupCommit.class.getName());
-
     /** Most changes one transaction holds (a group held for the commit delay may pass it by one submission). */
     static final int MAX_GROUP = 2000;
-
-    static final Duration FIRST_RETRY = Duration.ofMillis(50);
-    static final Duration LAST_RETRY = Duration.ofSeconds(2);
-
-    /** Writes changes in one transaction of its own, and commits. */
-    @FunctionalInterface
-    interface Writer {
-        /**
-         * @param changes the changes, in order
-         * @param verify  true when an earlier write of them may have committed unseen
-         * @throws RuntimeException when the transaction did not commit (or may not have)
-         */
-        void write(List<Change> changes, boolean verify);
-    }
 
     /** A submission's promise: done once its changes are written (or, refused, left out and logged). */
     static final class Ticket implements SendGate {
@@ -107,18 +79,17 @@ final class GroupCommit implements Runnable {
     /** How many commit delays a submitter stays active for after its last submission. */
     static final int ACTIVE_DELAYS = 10;
 
-    private final Writer writer;
+    private final JournalWrites writes;
     private final long delayNanos;
     /** Submitters by the time of their last submission ({@link System#nanoTime()}). */
     private final Map<Long, Long> lastSubmitted = new ConcurrentHashMap<>();
     private final BlockingQueue<Submission> waiting = new LinkedBlockingQueue<>();
     private volatile boolean stopped;
-    private volatile Instant unavailableSince;
     private volatile Instant writingSince;
     private volatile long written;
 
     /** A journal that writes each group at once (no commit delay). */
-    GroupCommit(Writer writer) {
+    GroupCommit(JournalWrites.Writer writer) {
         this(writer, Duration.ZERO);
     }
 
@@ -126,8 +97,8 @@ final class GroupCommit implements Runnable {
      * @param writer writes a group and commits
      * @param delay  the commit delay: how long a group may be held for other active submitters, 0 or more
      */
-    GroupCommit(Writer writer, Duration delay) {
-        this.writer = writer;
+    GroupCommit(JournalWrites.Writer writer, Duration delay) {
+        this.writes = new JournalWrites(writer, () -> stopped, waiting::size);
         this.delayNanos = delay.toNanos();
     }
 
@@ -151,7 +122,7 @@ final class GroupCommit implements Runnable {
 
     /** @return since when writes fail for want of the database, or null while they succeed */
     Instant unavailableSince() {
-        return unavailableSince;
+        return writes.unavailableSince();
     }
 
     /**
@@ -179,7 +150,7 @@ final class GroupCommit implements Runnable {
 
     @Override
     public void run() {
-        while (!stopped || !waiting.isEmpty() && unavailableSince == null) {
+        while (!stopped || !waiting.isEmpty() && writes.unavailableSince() == null) {
             Submission first;
             try {
                 first = waiting.poll(200, TimeUnit.MILLISECONDS);
@@ -258,18 +229,8 @@ final class GroupCommit implements Runnable {
         group.forEach(s -> changes.addAll(s.changes()));
         writingSince = Instant.now();
         try {
-            try {
-                if (!writeRetrying(changes)) {
-                    return false;
-                }
-            } catch (RuntimeException refused) {
-                LOG.log(Level.WARNING, "the database refused a group of " + changes.size()
-                        + " dispatch changes; writing them one by one", refused);
-                for (Change change : changes) {
-                    if (!writeAlone(change)) {
-                        return false;
-                    }
-                }
+            if (!writes.write(changes)) {
+                return false;
             }
         } finally {
             writingSince = null;
@@ -277,79 +238,5 @@ final class GroupCommit implements Runnable {
         written += changes.size();
         group.forEach(s -> s.ticket().future.complete(null));
         return true;
-    }
-
-    /** One change by itself; an attempt the database refuses is written once more without its recipients. */
-    private boolean writeAlone(Change change) {
-        try {
-            return writeRetrying(List.of(change));
-        } catch (RuntimeException refused) {
-            if (change instanceof Change.Attempted attempted) {
-                AttemptResult r = attempted.result();
-                String why = "its outcome could not be recorded in full (" + rootMessage(refused) + ")";
-                AttemptResult plain = r.withError(r.error() == null ? why : r.error() + "; " + why, List.of());
-                try {
-                    return writeRetrying(List.of(new Change.Attempted(plain)));
-                } catch (RuntimeException again) {
-                    LOG.log(Level.SEVERE, "mail " + r.mailId() + ": its attempt could not be recorded at all; its"
-                            + " lease will run out and the mail will be treated as in doubt", again);
-                    return true;
-                }
-            }
-            LOG.log(Level.SEVERE, "a dispatch change was refused and is left out: " + change, refused);
-            return true;
-        }
-    }
-
-    /**
-     * @return true when written, false when interrupted or stopped while the database was away
-     * @throws RuntimeException when the database refuses the data (not a lost connection)
-     */
-    private boolean writeRetrying(List<Change> changes) {
-        boolean verify = false;
-        Duration pause = FIRST_RETRY;
-        while (true) {
-            try {
-                writer.write(changes, verify);
-                if (unavailableSince != null) {
-                    Duration away = Duration.between(unavailableSince, Instant.now());
-                    LOG.info(() -> "the database is back: dispatch changes recorded again after " + away.toMillis() + " ms");
-                    unavailableSince = null;
-                }
-                return true;
-            } catch (RuntimeException e) {
-                boolean lost = StoreException.isConnectionFailure(e);
-                if (!lost && !StoreException.isTransient(e)) {
-                    throw e;
-                }
-                if (unavailableSince == null && lost) {
-                    unavailableSince = Instant.now();
-                    LOG.warning(() -> "the database is unavailable (" + rootMessage(e) + "); keeping "
-                            + changes.size() + " dispatch changes and " + waiting.size()
-                            + " waiting submissions, writing them again until it answers");
-                }
-                verify = true;
-            }
-            if (stopped) {
-                LOG.warning(() -> "stopping with " + (changes.size() + waiting.size())
-                        + " dispatch changes unwritten; their leases run out and the mails are treated as in doubt");
-                return false;
-            }
-            try {
-                Thread.sleep(pause.toMillis());
-            } catch (InterruptedException interrupted) {
-                Thread.currentThread().interrupt();
-                return false;
-            }
-            pause = pause.multipliedBy(2).compareTo(LAST_RETRY) > 0 ? LAST_RETRY : pause.multipliedBy(2);
-        }
-    }
-
-    private static String rootMessage(Throwable failure) {
-        Throwable t = failure;
-        while (t.getCause() != null && t.getCause() != t) {
-            t = t.getCause();
-        }
-        return t.getClass().getSimpleName() + ": " + t.getMessage();
     }
 }

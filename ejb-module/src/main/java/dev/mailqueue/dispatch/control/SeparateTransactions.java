@@ -58,7 +58,7 @@ final class SeparateTransactions {
     }
 
     /**
-     * @param connection      the open connection
+     * @param connection      the open relay
      * @param message         the composed, armed message
      * @param envelope        the recipients, 2 or more
      * @param envelopeSender  the envelope sender of the recipient at a position of {@code envelope}
@@ -68,7 +68,7 @@ final class SeparateTransactions {
      * @throws MessagingException       when the first transaction failed because the claimer's gate did not open
      *                                  in time ({@link MarkNotRecordedException} among the causes)
      */
-    static Outcome send(SmtpConnection connection, GatedMessage message, Address[] envelope,
+    static Outcome send(Relay connection, GatedMessage message, Address[] envelope,
                         IntFunction<String> envelopeSender) throws MessagingException {
         List<RecipientResult> results = new ArrayList<>();
         SmtpReply last = SmtpReply.NONE;

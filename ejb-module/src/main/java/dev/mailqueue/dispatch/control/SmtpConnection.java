@@ -16,7 +16,7 @@ import java.util.logging.Logger;
  * Host, port, credentials and the connect, read and write timeouts are the {@code <mailSession>}'s;
  * nothing here overrides them. Not thread safe: one claimer at a time.
  */
-public class SmtpConnection implements AutoCloseable {
+public class SmtpConnection implements Relay {
 
     private static final Logger LOG = Logger.getLogger(SmtpConnection.class.getName());
 
@@ -35,17 +35,20 @@ public class SmtpConnection implements AutoCloseable {
     }
 
     /** @return the account this connection belongs to */
+    @Override
     public String account() {
         return account;
     }
 
     /** @return when the connection was last used */
-    Instant lastUsed() {
+    @Override
+    public Instant lastUsed() {
         return lastUsed;
     }
 
     /** @return true when a connection is open (as far as this side knows) */
-    boolean isOpen() {
+    @Override
+    public boolean isOpen() {
         return transport != null;
     }
 
@@ -55,6 +58,7 @@ public class SmtpConnection implements AutoCloseable {
      *
      * @throws SmtpUnreachableException when that fails: no mail transaction began, the server has nothing
      */
+    @Override
     public void open() throws SmtpUnreachableException {
         if (transport != null) {
             return;
@@ -80,6 +84,7 @@ public class SmtpConnection implements AutoCloseable {
      *
      * @return true when an SMTPUTF8 address may be sent through this connection now
      */
+    @Override
     public boolean offersSmtpUtf8() {
         if (transport == null || !Boolean.parseBoolean(session.getProperty("mail.mime.allowutf8"))) {
             return false;
@@ -109,6 +114,7 @@ public class SmtpConnection implements AutoCloseable {
      *                            {@link jakarta.mail.SendFailedException} when it refused some recipients
      *                            (with {@code mail.smtp.sendpartial} the others were sent to)
      */
+    @Override
     public SmtpReply send(GatedMessage message, Address[] recipients) throws MessagingException {
         boolean reused = transport != null;
         open();

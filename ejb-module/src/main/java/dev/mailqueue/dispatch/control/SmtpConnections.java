@@ -34,7 +34,7 @@ public class SmtpConnections {
     @Inject
     AccountSessions sessions;
 
-    private final Map<String, Deque<SmtpConnection>> idle = new HashMap<>();
+    private final Map<String, Deque<Relay>> idle = new HashMap<>();
     private Function<Account, Session> lookup;
 
     /**
@@ -51,9 +51,9 @@ public class SmtpConnections {
      * @param account an account
      * @return an idle connection of it, most recently used first, or a new (not yet opened) one
      */
-    public SmtpConnection borrow(Account account) {
+    public Relay borrow(Account account) {
         synchronized (idle) {
-            Deque<SmtpConnection> pool = idle.get(account.name());
+            Deque<Relay> pool = idle.get(account.name());
             if (pool != null && !pool.isEmpty()) {
                 return pool.pollFirst();
             }
@@ -61,8 +61,8 @@ public class SmtpConnections {
         return new SmtpConnection(account.name(), lookup != null ? lookup.apply(account) : sessions.of(account));
     }
 
-    /** @param connection a borrowed connection, open or not; closed ones are simply dropped */
-    public void giveBack(SmtpConnection connection) {
+    /** @param connection a borrowed relay, open or not; closed ones are simply dropped */
+    public void giveBack(Relay connection) {
         if (!connection.isOpen()) {
             return;
         }
@@ -74,22 +74,22 @@ public class SmtpConnections {
     /** Closes the connections idle for longer than {@link #IDLE}; called by the dispatch timer. */
     public void closeIdle() {
         Instant limit = Instant.now().minus(IDLE);
-        List<SmtpConnection> stale = new ArrayList<>();
+        List<Relay> stale = new ArrayList<>();
         synchronized (idle) {
-            for (Deque<SmtpConnection> pool : idle.values()) {
+            for (Deque<Relay> pool : idle.values()) {
                 pool.removeIf(c -> c.lastUsed().isBefore(limit) && stale.add(c));
             }
         }
-        stale.forEach(SmtpConnection::close);
+        stale.forEach(Relay::close);
     }
 
     @PreDestroy
     void closeAll() {
-        List<SmtpConnection> all = new ArrayList<>();
+        List<Relay> all = new ArrayList<>();
         synchronized (idle) {
             idle.values().forEach(all::addAll);
             idle.clear();
         }
-        all.forEach(SmtpConnection::close);
+        all.forEach(Relay::close);
     }
 }

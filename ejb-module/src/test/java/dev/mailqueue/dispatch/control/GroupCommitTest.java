@@ -38,11 +38,11 @@ class GroupCommitTest {
     Thread thread;
     GroupCommit cut;
 
-    void start(GroupCommit.Writer writer) {
+    void start(JournalWrites.Writer writer) {
         start(writer, Duration.ZERO);
     }
 
-    void start(GroupCommit.Writer writer, Duration delay) {
+    void start(JournalWrites.Writer writer, Duration delay) {
         cut = new GroupCommit(writer, delay);
         thread = new Thread(cut, "journal");
         thread.start();

@@ -88,10 +88,15 @@ class MailDeliveryTest {
         java.util.function.Function<String, Optional<String>> setting = name -> Optional.ofNullable(settings.get(name));
         List<Account> parsed = AccountSettings.parse(setting);
         Accounts accounts = Accounts.of(parsed, AccountSettings.verpToken(setting, parsed));
-        MailDelivery delivery = new MailDelivery(new MailDelivery.Parts(new dev.mailqueue.queue.control.Lease(1, "host/server#1"), "host/server", accounts, health,
-                new AccountThrottle(), SmtpConnections.of(a -> sessions.get(a.name())), sessions.get("backup"),
-                id -> new ClaimedMail.Body("body", null), (id, seq) -> new byte[0], (elapsed, ok) -> { }, 500,
-                mode, redirectTo, 5));
+        Verdicts verdicts = new Verdicts(new dev.mailqueue.queue.control.Lease(1, "host/server#1"), "host/server");
+        SmtpConnections pool = SmtpConnections.of(a -> sessions.get(a.name()));
+        MailDelivery delivery = new MailDelivery(
+                new MailComposer(sessions.get("backup"), id -> new ClaimedMail.Body("body", null), (id, seq) -> new byte[0],
+                        MailComposer.NO_LIST_FIELDS, DkimSigning.NONE),
+                new RecipientPlan.Policy(mode, redirectTo, 5),
+                new AccountFailover(new AccountParts(accounts, health, new SendPermits(new AccountThrottle()), pool::borrow,
+                        pool::giveBack, (elapsed, ok) -> { }, 500, verdicts)),
+                verdicts);
         deliveries.add(delivery);
         return delivery;
     }
@@ -102,7 +107,7 @@ class MailDeliveryTest {
                 List.of(), new ClaimedMail.Body("Hello", null));
     }
 
-    static final MailDelivery.Marks DONE = (id, at) -> GroupCommit.Ticket.DONE;
+    static final SendMarks DONE = (id, at) -> GroupCommit.Ticket.DONE;
 
     static final String VERP_SECRET = "mail-delivery-test-verp-secret-0123456789";
 
@@ -374,7 +379,7 @@ class MailDeliveryTest {
         GroupCommit.Ticket never = new GroupCommit.Ticket();
 
         assertThatThrownBy(() -> delivery.deliver(mail(30, "unrecorded", "backup"), (id, at) -> never))
-                .isInstanceOf(MailDelivery.NotRecorded.class);
+                .isInstanceOf(NotRecorded.class);
         Thread.sleep(500);
         assertThat(greenMail.getReceivedMessages()).as("DATA broken off before its end").isEmpty();
 
@@ -509,7 +514,7 @@ class MailDeliveryTest {
                 a -> assertThat(a.result().verdict()).isEqualTo(Verdict.SENT));
         assertThat(greenMail.getReceivedMessages()).singleElement().satisfies(m -> {
             assertThat(m.getHeader("To", ",")).contains("bob@example.com", "carol@example.org");
-            assertThat(m.getHeader(MailDelivery.ORIGINAL_TO, ",")).contains("bob@example.com", "carol@example.org");
+            assertThat(m.getHeader(RecipientPlan.ORIGINAL_TO, ",")).contains("bob@example.com", "carol@example.org");
         });
         // GreenMail makes a mailbox per envelope recipient (RCPT TO): the redirect address alone.
         assertThat(greenMail.getUserManager().getUserByEmail("qa@staging.example")).isNotNull();
