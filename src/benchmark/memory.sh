@@ -121,7 +121,7 @@ cleanup
 {
     echo
     echo "=== memory benchmark ==="
-    echo "server              -Xmx$HEAP (MaxHeapSize $max_heap bytes), $DB, commit $(git -C "$repo" rev-parse --short HEAD)$(git -C "$repo" diff --quiet HEAD -- . ':!src/benchmark' ':!BENCHMARKS.md' || echo ' + uncommitted changes'), $(date -u '+%Y-%m-%d %H:%M UTC')"
+    echo "server              -Xmx$HEAP (MaxHeapSize $max_heap bytes), $DB, commit $(git -C "$repo" rev-parse --short HEAD)$(git -C "$repo" diff --quiet HEAD -- . ':!src/benchmark' ':!BENCHMARKS.md' ':!BENCHMARKS-history.md' || echo ' + uncommitted changes'), $(date -u '+%Y-%m-%d %H:%M UTC')"
     echo "load                $SENDERS senders of the largest legal POST /api/mails for $DURATION_S s, one ordinary mail a second"
     sed -n '/^=== memory load ===/,$p' "$out/client.log" | tail -n +2
     echo "heap                $heap"

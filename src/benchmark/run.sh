@@ -276,7 +276,7 @@ fi
     echo "java                $(java -version 2>&1 | head -1)"
     echo "postgresql          $("${psql_cmd[@]}" -Atc "SELECT current_setting('server_version') || ', autovacuum ' || current_setting('autovacuum') || ', shared_buffers ' || current_setting('shared_buffers') || ', pg_stat_statements: $pgss'")"
     echo "liberty             $(grep -o 'Open Liberty [0-9.]*' "$out/server.log" | head -1)"
-    echo "mailqueue           commit $(git -C "$repo" rev-parse --short HEAD)$(git -C "$repo" diff --quiet HEAD -- . ':!src/benchmark' ':!BENCHMARKS.md' || echo ' + uncommitted changes')"
+    echo "mailqueue           commit $(git -C "$repo" rev-parse --short HEAD)$(git -C "$repo" diff --quiet HEAD -- . ':!src/benchmark' ':!BENCHMARKS.md' ':!BENCHMARKS-history.md' || echo ' + uncommitted changes')"
     echo "measured            $(date -u '+%Y-%m-%d %H:%M UTC')${under_load:+, UNDER LOAD (other JVMs ran, see above)}"
     echo
     sed -n '/^=== mailqueue throughput benchmark ===/,$p' "$out/client.log"

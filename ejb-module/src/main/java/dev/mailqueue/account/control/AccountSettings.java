@@ -50,7 +50,11 @@ public final class AccountSettings {
 
     /** The setting that lists the accounts. */
     public static final String ACCOUNTS = "mailqueue.accounts";
-    /** The account of an installation that configures none: the session mail/mailqueue. */
+    /**
+     * The account of an installation that configures none: the session mail/mailqueue. The one place this default
+     * is written: Liberty's server.xml and WildFly's configure.cli leave {@value #ACCOUNTS} unset, so an
+     * installation that sets nothing gets this value through {@link #parse}'s fallback.
+     */
     public static final String DEFAULT_ACCOUNTS = "mailqueue";
 
     /** The setting that holds the secret of VERP tokens. */

@@ -139,8 +139,8 @@ public class QueueSettings {
      *         holds a group only while fewer claimers have submitted to it than submitted anything in the last ten
      *         such delays, and never a submission longer than this after it was made. Fewer, larger commits cost the
      *         database less CPU a mail (PostgreSQL: about 0.3 ms a commit against 0.02 ms a mail on the benchmark's
-     *         machine, BENCHMARKS.md); each mail's end of DATA may wait this much longer. Named after PostgreSQL's
-     *         {@code commit_delay}, which does the same for WAL flushes.
+     *         machine, BENCHMARKS-history.md, "The journal's commit delay"); each mail's end of DATA may wait this
+     *         much longer. Named after PostgreSQL's {@code commit_delay}, which does the same for WAL flushes.
      */
     public Duration commitDelay() {
         return Duration.ofNanos(commitDelayMicros * 1000);
