@@ -111,9 +111,7 @@ public class BounceIntakeScheduler {
             if (now < pausedUntilMillis) {
                 return;
             }
-            Properties parameters = new Properties();
-            parameters.setProperty("chunkSize", Integer.toString(settings.bounceChunkSize()));
-            execution.startUnlessRunning(parameters);
+            execution.startUnlessRunning(new Properties());
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "could not start the bounce intake; trying again at the next interval", e);
         }
