@@ -429,7 +429,7 @@ class MailDeliveryTest {
         assertThat(greenMail.getReceivedMessages()).isEmpty();
     }
 
-    private static Session session(int port, String envelopeSender) {
+    static Session session(int port, String envelopeSender) {
         Properties props = new Properties();
         props.setProperty("mail.transport.protocol", "smtp");
         props.setProperty("mail.smtp.host", "127.0.0.1");
