@@ -46,6 +46,10 @@ public class WebhookEndpointStore {
     /**
      * An endpoint's health as the servers share it, its parked deliveries by status, and its cursor.
      *
+     * @param name           the endpoint's name
+     * @param failingSince   when its current run of failures began, or null while it succeeds
+     * @param disabledAt     when it was disabled for failing too long, or null while enabled
+     * @param lastSuccessAt  when a receiver last took its events, or null
      * @param pending        parked deliveries still to go (waiting, or backing off)
      * @param failed         parked deliveries given up
      * @param cursor         where its cursor stands in the log (a transaction id on PostgreSQL, a log id on Derby
