@@ -1,7 +1,7 @@
 package dev.mailqueue.testsupport;
 
 import dev.mailqueue.api.MailStatus;
-import dev.mailqueue.queue.entity.BounceReport;
+import dev.mailqueue.queue.control.BounceReport;
 import dev.mailqueue.queue.control.AttemptResult;
 import dev.mailqueue.queue.control.BounceStore;
 import dev.mailqueue.queue.control.Change;

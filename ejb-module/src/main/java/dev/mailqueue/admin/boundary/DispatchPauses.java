@@ -7,6 +7,7 @@ import dev.mailqueue.api.MailLimits;
 import dev.mailqueue.log.control.LogText;
 import dev.mailqueue.mail.boundary.Roles;
 import dev.mailqueue.queue.control.DispatchPauseStore;
+import dev.mailqueue.queue.control.Pauses;
 import jakarta.annotation.Resource;
 import jakarta.annotation.security.DeclareRoles;
 import jakarta.annotation.security.RolesAllowed;
@@ -79,7 +80,7 @@ public class DispatchPauses {
         Map<String, Pause> paused = new LinkedHashMap<>();
         for (DispatchPauseStore.Pause p : store.list()) {
             Pause pause = new Pause(p.pausedAt(), p.pausedBy());
-            if (DispatchPauseStore.QUEUE.equals(p.scope())) {
+            if (Pauses.QUEUE.equals(p.scope())) {
                 queue = pause;
             } else {
                 p.account().ifPresent(name -> paused.put(name, pause));
@@ -96,7 +97,7 @@ public class DispatchPauses {
 
     /** Pauses the whole queue. @return the state */
     public DispatchState pauseQueue() {
-        if (store.pause(DispatchPauseStore.QUEUE, caller(), Instant.now())) {
+        if (store.pause(Pauses.QUEUE, caller(), Instant.now())) {
             LOG.info(() -> LogText.escape(caller()) + " paused dispatch of the whole queue");
         }
         return state();
@@ -104,7 +105,7 @@ public class DispatchPauses {
 
     /** Resumes the whole queue (paused accounts stay paused). @return the state */
     public DispatchState resumeQueue() {
-        if (store.resume(DispatchPauseStore.QUEUE)) {
+        if (store.resume(Pauses.QUEUE)) {
             LOG.info(() -> LogText.escape(caller()) + " resumed dispatch of the whole queue");
         }
         return state();
@@ -119,7 +120,7 @@ public class DispatchPauses {
      */
     public DispatchState pauseAccount(String name) throws InvalidFilterException {
         check(name);
-        if (store.pause(DispatchPauseStore.ACCOUNT + name, caller(), Instant.now())) {
+        if (store.pause(Pauses.ACCOUNT + name, caller(), Instant.now())) {
             LOG.info(() -> LogText.escape(caller()) + " paused dispatch of account " + name);
         }
         return state();
@@ -134,7 +135,7 @@ public class DispatchPauses {
      */
     public DispatchState resumeAccount(String name) throws InvalidFilterException {
         check(name);
-        if (store.resume(DispatchPauseStore.ACCOUNT + name)) {
+        if (store.resume(Pauses.ACCOUNT + name)) {
             LOG.info(() -> LogText.escape(caller()) + " resumed dispatch of account " + name);
         }
         return state();

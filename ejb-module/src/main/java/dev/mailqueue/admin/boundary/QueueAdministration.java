@@ -31,9 +31,11 @@ import dev.mailqueue.queue.entity.MailMessage;
 import dev.mailqueue.queue.entity.MailState;
 import dev.mailqueue.queue.entity.Utc;
 import dev.mailqueue.queue.control.DispatchPauseStore;
+import dev.mailqueue.queue.control.Pauses;
 import dev.mailqueue.api.EventRecord;
 import dev.mailqueue.queue.control.OperatorStore;
 import dev.mailqueue.queue.control.SeriesStore;
+import dev.mailqueue.queue.control.Suppressed;
 import dev.mailqueue.queue.control.SuppressionStore;
 import jakarta.annotation.Resource;
 import jakarta.annotation.security.DeclareRoles;
@@ -90,6 +92,9 @@ public class QueueAdministration implements MailAdminLocal, MailAdminRemote {
 
     @Inject
     dev.mailqueue.webhook.control.WebhookSettings webhooks;
+
+    @Inject
+    dev.mailqueue.webhook.control.WebhookEndpointStore endpoints;
 
     @Inject
     SuppressionStore suppressions;
@@ -246,7 +251,7 @@ public class QueueAdministration implements MailAdminLocal, MailAdminRemote {
         List<String> disabled = new ArrayList<>();
         long pending = 0;
         for (var endpoint : webhooks.endpoints()) {
-            var state = events.state(endpoint.name());
+            var state = endpoints.state(endpoint.name());
             pending += state.pending();
             if (state.disabledAt() != null) {
                 disabled.add(endpoint.name());
@@ -261,7 +266,7 @@ public class QueueAdministration implements MailAdminLocal, MailAdminRemote {
     private void pauses(QueueStatistics stats) {
         Set<String> accounts = new TreeSet<>();
         for (DispatchPauseStore.Pause pause : pauses.list()) {
-            if (DispatchPauseStore.QUEUE.equals(pause.scope())) {
+            if (Pauses.QUEUE.equals(pause.scope())) {
                 stats.setDispatchPaused(true);
             }
             pause.account().ifPresent(accounts::add);
@@ -331,7 +336,7 @@ public class QueueAdministration implements MailAdminLocal, MailAdminRemote {
     @Override
     public SuppressionView suppress(String address, String list, String note) throws InvalidFilterException {
         checkSuppression(address, list, note);
-        String scope = list == null ? SuppressionStore.ALL : list;
+        String scope = list == null ? Suppressed.ALL : list;
         if (suppressions.add(address, scope, SuppressionStore.Reason.MANUAL, note, Instant.now())) {
             LOG.info(() -> "suppression of " + LogText.escape(address) + " (" + scope + ") added by "
                     + context.getCallerPrincipal().getName());
@@ -342,7 +347,7 @@ public class QueueAdministration implements MailAdminLocal, MailAdminRemote {
     @Override
     public boolean unsuppress(String address, String list) throws InvalidFilterException {
         checkSuppression(address, list, null);
-        boolean removed = suppressions.remove(address, list == null ? SuppressionStore.ALL : list);
+        boolean removed = suppressions.remove(address, list == null ? Suppressed.ALL : list);
         if (removed) {
             LOG.info(() -> "suppression of " + LogText.escape(address) + " (" + (list == null ? "*" : list)
                     + ") lifted by " + context.getCallerPrincipal().getName());
@@ -370,7 +375,7 @@ public class QueueAdministration implements MailAdminLocal, MailAdminRemote {
     private static SuppressionView view(SuppressionStore.Entry entry) {
         SuppressionView view = new SuppressionView();
         view.setAddress(entry.address());
-        view.setList(SuppressionStore.ALL.equals(entry.scope()) ? null : entry.scope());
+        view.setList(Suppressed.ALL.equals(entry.scope()) ? null : entry.scope());
         view.setReason(entry.reason().name());
         view.setMailId(entry.mailId());
         view.setDetail(entry.detail());

@@ -1,7 +1,7 @@
 package dev.mailqueue.bounce.control;
 
 import dev.mailqueue.settings.control.ReportLimits;
-import dev.mailqueue.queue.entity.BounceReport;
+import dev.mailqueue.queue.control.BounceReport;
 import dev.mailqueue.address.control.VerpAddress;
 import dev.mailqueue.address.control.VerpToken;
 import jakarta.mail.BodyPart;

@@ -1,7 +1,7 @@
 package dev.mailqueue.bounce.control;
 
 import dev.mailqueue.settings.control.ReportLimits;
-import dev.mailqueue.queue.entity.BounceReport;
+import dev.mailqueue.queue.control.BounceReport;
 
 /**
  * One message of the bounce mailbox on its way through the intake step.

@@ -1,6 +1,6 @@
 package dev.mailqueue.bounce.control;
 
-import dev.mailqueue.queue.entity.BounceReport;
+import dev.mailqueue.queue.control.BounceReport;
 import dev.mailqueue.account.control.Accounts;
 import dev.mailqueue.log.control.LogText;
 import dev.mailqueue.metrics.control.Metrics;

@@ -4,7 +4,6 @@ import dev.mailqueue.api.EventType;
 import dev.mailqueue.api.MailStatus;
 import dev.mailqueue.queue.entity.AttemptOutcome;
 import dev.mailqueue.queue.entity.RecipientStatus;
-import dev.mailqueue.queue.entity.Texts;
 import dev.mailqueue.schema.control.DatabaseKind;
 
 import java.sql.Connection;
@@ -116,19 +115,19 @@ final class AttemptLog {
      * @param rows the rows, in the order they happened; nothing is written for none
      * @throws SQLException when the database refuses
      */
-    static void insert(Connection c, Dialect d, List<Row> rows) throws SQLException {
+    static void insert(Connection c, DatabaseKind d, List<Row> rows) throws SQLException {
         if (rows.isEmpty()) {
             return;
         }
-        holdEventClock(c, d.kind());
+        holdEventClock(c, d);
         List<Row> plain = new ArrayList<>(rows.size());
         List<Row> withResults = new ArrayList<>();
         for (Row row : rows) {
             (row.results().isEmpty() ? plain : withResults).add(row);
         }
         if (!plain.isEmpty()) {
-            try (Batch batch = new Batch(c, d.kind(), "INSERT INTO MAIL_ATTEMPT (ID, " + COLUMNS + ") VALUES ("
-                    + nextId(d.kind()) + ", " + VALUES + ")")) {
+            try (Batch batch = new Batch(c, d, "INSERT INTO MAIL_ATTEMPT (ID, " + COLUMNS + ") VALUES ("
+                    + nextId(d) + ", " + VALUES + ")")) {
                 for (Row row : plain) {
                     bind(batch.statement(), 1, row, 0);
                     batch.add();
@@ -137,7 +136,7 @@ final class AttemptLog {
             }
         }
         for (Row row : withResults) {
-            long id = allocate(c, d.kind());
+            long id = allocate(c, d);
             Map<String, RecipientResult> unique = unique(row.results());
             try (PreparedStatement s = c.prepareStatement("INSERT INTO MAIL_ATTEMPT (ID, " + COLUMNS + ") VALUES (?, "
                     + VALUES + ")")) {
@@ -145,11 +144,11 @@ final class AttemptLog {
                 bind(s, 2, row, unique.size());
                 s.executeUpdate();
             }
-            try (Batch batch = new Batch(c, d.kind(), INSERT_RECIPIENT)) {
+            try (Batch batch = new Batch(c, d, INSERT_RECIPIENT)) {
                 for (RecipientResult r : unique.values()) {
                     PreparedStatement s = batch.statement();
                     s.setLong(1, row.mailId());
-                    s.setString(2, Texts.clip(r.address(), 254));
+                    s.setString(2, Sql.clip(r.address(), 254));
                     s.setLong(3, id);
                     s.setString(4, r.status().name());
                     if (r.replyCode() == null) {
@@ -158,7 +157,7 @@ final class AttemptLog {
                         s.setInt(5, r.replyCode());
                     }
                     setText(s, 6, r.enhancedStatus());
-                    setText(s, 7, Texts.clip(r.replyText(), 1000));
+                    setText(s, 7, Sql.clip(r.replyText(), 1000));
                     SqlTime.set(s, 8, row.finishedAt());
                     batch.add();
                 }
@@ -187,21 +186,21 @@ final class AttemptLog {
         }
         SqlTime.set(s, i++, a.startedAt());
         SqlTime.set(s, i++, a.finishedAt());
-        s.setString(i++, Texts.clip(a.server(), 200));
-        s.setString(i++, Texts.clip(a.owner(), 200));
+        s.setString(i++, Sql.clip(a.server(), 200));
+        s.setString(i++, Sql.clip(a.owner(), 200));
         s.setString(i++, a.outcome().name());
         if (a.replyCode() == null) {
             s.setNull(i++, Types.INTEGER);
         } else {
             s.setInt(i++, a.replyCode());
         }
-        setText(s, i++, Texts.clip(a.replyText(), 1000));
-        setText(s, i++, Texts.clip(a.error(), 2000));
+        setText(s, i++, Sql.clip(a.replyText(), 1000));
+        setText(s, i++, Sql.clip(a.error(), 2000));
         setText(s, i++, a.enhancedStatus() != null && a.enhancedStatus().length() <= 11 ? a.enhancedStatus() : null);
         setText(s, i++, a.account());
         setText(s, i++, a.mailStatus() == null ? null : a.mailStatus().name());
         setText(s, i++, a.event() == null ? null : a.event().name());
-        setText(s, i++, Texts.clip(a.recipient(), 254));
+        setText(s, i++, Sql.clip(a.recipient(), 254));
         SqlTime.set(s, i++, a.nextAttemptAt());
         s.setInt(i, results);
     }

@@ -20,7 +20,7 @@ import java.util.Arrays;
  * results, and it has none), so a batch that gets no row (e.g. no queue row for a mail suppressed at
  * enqueue) prepares nothing.
  */
-final class Batch implements AutoCloseable {
+public final class Batch implements AutoCloseable {
 
     private final Connection connection;
     private final String sql;
@@ -34,7 +34,7 @@ final class Batch implements AutoCloseable {
      * @param kind       the database
      * @param sql        the statement
      */
-    Batch(Connection connection, DatabaseKind kind, String sql) {
+    public Batch(Connection connection, DatabaseKind kind, String sql) {
         this.connection = connection;
         this.sql = sql;
         this.rowByRow = kind == DatabaseKind.DERBY;
@@ -44,15 +44,19 @@ final class Batch implements AutoCloseable {
      * @return the statement to bind the next row's parameters on, prepared at the first call
      * @throws SQLException when the driver refuses the statement
      */
-    PreparedStatement statement() throws SQLException {
+    public PreparedStatement statement() throws SQLException {
         if (statement == null) {
             statement = connection.prepareStatement(sql);
         }
         return statement;
     }
 
-    /** Adds the row just bound (on Derby: runs it). */
-    void add() throws SQLException {
+    /**
+     * Adds the row just bound (on Derby: runs it).
+     *
+     * @throws SQLException when the driver refuses the row
+     */
+    public void add() throws SQLException {
         if (rowByRow) {
             if (rows == counts.length) {
                 counts = Arrays.copyOf(counts, rows * 2);
@@ -64,8 +68,11 @@ final class Batch implements AutoCloseable {
         rows++;
     }
 
-    /** @return the update count of each row, in order; nothing is sent for an empty batch */
-    int[] execute() throws SQLException {
+    /**
+     * @return the update count of each row, in order; nothing is sent for an empty batch
+     * @throws SQLException when the database refuses a row
+     */
+    public int[] execute() throws SQLException {
         if (rows == 0) {
             return new int[0];
         }

@@ -1,13 +1,12 @@
 package dev.mailqueue.queue.control;
 
+import dev.mailqueue.schema.control.DatabaseKind;
 import dev.mailqueue.settings.control.SoftBounceRule;
 import dev.mailqueue.api.EventType;
-import dev.mailqueue.queue.entity.BounceReport;
 import dev.mailqueue.log.control.LogText;
 import dev.mailqueue.queue.entity.AddressLists;
 import dev.mailqueue.queue.entity.AttemptOutcome;
 import dev.mailqueue.queue.entity.RecipientStatus;
-import dev.mailqueue.queue.entity.Texts;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -247,7 +246,7 @@ public class BounceStore {
     private int act(Connection c, Target target, BounceReport report, String server, Instant now, SoftBounceRule soft)
             throws SQLException {
         Mail mail = target.mail;
-        Dialect d = tables.dialect(c);
+        DatabaseKind d = tables.kind(c);
         List<AttemptLog.Row> attempts = new ArrayList<>();
         Set<String> done = new HashSet<>();
         int acted = 0;
@@ -282,16 +281,16 @@ public class BounceStore {
             }
             acted++;
             if (outcome == AttemptOutcome.COMPLAINED) {
-                suppressions.add(c, address, SuppressionStore.ALL, SuppressionStore.Reason.COMPLAINT, mail.id,
+                suppressions.add(c, address, Suppressed.ALL, SuppressionStore.Reason.COMPLAINT, mail.id,
                         r.diagnostic(), now);
             } else if (r.isPermanent()) {
-                suppressions.add(c, address, SuppressionStore.ALL, SuppressionStore.Reason.HARD_BOUNCE, mail.id,
-                        Texts.clip(r.status() + (r.diagnostic() == null ? "" : " " + r.diagnostic()), 1000), now);
+                suppressions.add(c, address, Suppressed.ALL, SuppressionStore.Reason.HARD_BOUNCE, mail.id,
+                        Sql.clip(r.status() + (r.diagnostic() == null ? "" : " " + r.diagnostic()), 1000), now);
             } else if (soft.limit() > 0) {
                 long bounces = softBounces(c, address, now.minus(soft.window())) + 1; // and this one, written below
                 if (bounces >= soft.limit()) {
-                    suppressions.add(c, address, SuppressionStore.ALL, SuppressionStore.Reason.SOFT_BOUNCE, mail.id,
-                            Texts.clip(bounces + " soft bounces within " + soft.window().toDays() + " days, the last "
+                    suppressions.add(c, address, Suppressed.ALL, SuppressionStore.Reason.SOFT_BOUNCE, mail.id,
+                            Sql.clip(bounces + " soft bounces within " + soft.window().toDays() + " days, the last "
                                     + r.status() + (r.diagnostic() == null ? "" : " " + r.diagnostic()), 1000), now);
                 }
             }

@@ -135,7 +135,7 @@ public class CampaignStore {
         java.util.Map<MailStatus, Long> counts = new java.util.EnumMap<>(MailStatus.class);
         try (Connection c = tables.connect()) {
             for (List<Long> chunk : Sql.chunks(ids(c, campaign))) {
-                OperatorStore.statuses(c, chunk).values().forEach(status -> counts.merge(status, 1L, Long::sum));
+                StateReads.statuses(c, chunk).values().forEach(status -> counts.merge(status, 1L, Long::sum));
             }
             return counts;
         } catch (SQLException e) {
@@ -145,7 +145,7 @@ public class CampaignStore {
 
     /**
      * The ids of a campaign's mails (the index on the campaign), whose state the callers then read by id
-     * ({@link OperatorStore#statuses}, the view MAIL_STATE), one IN list at a time. Derby does not carry a join's
+     * ({@link StateReads#statuses}, the view MAIL_STATE), one IN list at a time. Derby does not carry a join's
      * condition into the view, so joining MAIL_MESSAGE to MAIL_STATE on the campaign worked out the state of every
      * mail in the database (seconds for some ten thousand mails).
      */

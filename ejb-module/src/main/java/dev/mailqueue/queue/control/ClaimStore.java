@@ -48,6 +48,9 @@ public class ClaimStore {
     /** Claims of this JVM on a database that cannot skip locked rows run one at a time ({@link LeaseStrategy}). */
     private final Object jvmClaims = new Object();
 
+    /** How a claim takes rows on the database, chosen on first use. */
+    private volatile LeaseStrategy strategy;
+
     @Inject
     QueueTables tables;
 
@@ -101,15 +104,15 @@ public class ClaimStore {
      */
     public int countClaimable(Instant now, int max, boolean withExpired, AccountFilter accounts) {
         try (Connection c = tables.connect()) {
-            Dialect d = tables.dialect(c);
-            AccountFilter filter = accounts.pausing(DispatchPauseStore.read(c));
+            DatabaseKind d = tables.kind(c);
+            AccountFilter filter = accounts.pausing(Pauses.read(c));
             // On PostgreSQL in no order: a count needs none, and an order makes it sort every due row while the
             // table's statistics are stale (see LeaseStrategy.OneStatement#planForKeys). Elsewhere in the claim's
             // order, as OFFSET ... FETCH wants one on some databases.
-            boolean anyOrder = d.kind() == DatabaseKind.POSTGRESQL;
-            int due = filter.claimsNothing() ? 0 : count(c, d.kind().firstRows(
+            boolean anyOrder = d == DatabaseKind.POSTGRESQL;
+            int due = filter.claimsNothing() ? 0 : count(c, d.firstRows(
                     (anyOrder ? LeaseStrategy.DUE_UNORDERED : LeaseStrategy.DUE).formatted(filter.sql()), max), now, filter);
-            int expired = withExpired ? count(c, d.kind().firstRows("SELECT q.MAIL_ID FROM MAIL_QUEUE q JOIN MAIL_CLAIMER c"
+            int expired = withExpired ? count(c, d.firstRows("SELECT q.MAIL_ID FROM MAIL_QUEUE q JOIN MAIL_CLAIMER c"
                     + " ON c.ID = q.CLAIMER WHERE c.EXPIRES_AT < ?" + (anyOrder ? "" : " ORDER BY q.MAIL_ID"), max), now,
                     null) : 0;
             return due + expired;
@@ -179,8 +182,8 @@ public class ClaimStore {
     public Claim claim(Lease lease, int claimNo, String server, Instant now, Instant until, int limit,
                        InDoubtPolicy inDoubt, AccountFilter accounts, boolean recover) {
         try (Connection c = tables.connect()) {
-            Dialect d = tables.dialect(c);
-            if (!d.lease().oneAtATimeInThisJvm()) {
+            DatabaseKind d = tables.kind(c);
+            if (!strategy(d).oneAtATimeInThisJvm()) {
                 return claim(c, d, lease, claimNo, server, now, until, limit, inDoubt, accounts, recover);
             }
             synchronized (jvmClaims) {
@@ -191,15 +194,25 @@ public class ClaimStore {
         }
     }
 
-    private Claim claim(Connection c, Dialect d, Lease lease, int claimNo, String server, Instant now, Instant until,
+    /** @return how a claim takes rows on a database of this kind ({@link LeaseStrategy#of}), the same each time */
+    private LeaseStrategy strategy(DatabaseKind kind) {
+        LeaseStrategy s = strategy;
+        if (s == null) {
+            s = LeaseStrategy.of(kind);
+            strategy = s;
+        }
+        return s;
+    }
+
+    private Claim claim(Connection c, DatabaseKind d, Lease lease, int claimNo, String server, Instant now, Instant until,
                         int limit, InDoubtPolicy inDoubt, AccountFilter accounts, boolean recover) throws SQLException {
-        d.lease().planForKeys(c);
+        strategy(d).planForKeys(c);
         int takenBack = recover ? recover(c, d, server, now, inDoubt) : 0;
         if (until == null ? !exists(c, lease) : renew(c, List.of(lease.claimer()), until).isEmpty()) {
             return new Claim(List.of(), takenBack, false);
         }
-        AccountFilter filter = accounts.pausing(DispatchPauseStore.read(c));
-        List<Long> ids = filter.claimsNothing() ? List.of() : lease(c, d, lease, claimNo, now, limit, filter);
+        AccountFilter filter = accounts.pausing(Pauses.read(c));
+        List<Long> ids = filter.claimsNothing() ? List.of() : lease(c, strategy(d), lease, claimNo, now, limit, filter);
         return new Claim(ids.isEmpty() ? List.of() : readClaimed(c, d, ids, lease, now), takenBack, true);
     }
 
@@ -208,21 +221,21 @@ public class ClaimStore {
      * one pick per capped account, then one for the rest. All carry the same claim number; the send order within
      * the claim is the order of {@link #readClaimed} (priority, age), the same wherever the rows came from.
      */
-    private static List<Long> lease(Connection c, Dialect d, Lease lease, int claimNo, Instant now, int limit,
+    private static List<Long> lease(Connection c, LeaseStrategy strategy, Lease lease, int claimNo, Instant now, int limit,
                                     AccountFilter filter) throws SQLException {
         if (filter.caps().isEmpty()) {
-            return d.lease().lease(c, lease, claimNo, now, limit, filter);
+            return strategy.lease(c, lease, claimNo, now, limit, filter);
         }
         List<Long> ids = new ArrayList<>();
         for (Map.Entry<String, Integer> cap : new TreeMap<>(filter.caps()).entrySet()) {
             AccountFilter one = filter.only(cap.getKey());
             if (ids.size() < limit && !one.claimsNothing()) {
-                ids.addAll(d.lease().lease(c, lease, claimNo, now, Math.min(cap.getValue(), limit - ids.size()), one));
+                ids.addAll(strategy.lease(c, lease, claimNo, now, Math.min(cap.getValue(), limit - ids.size()), one));
             }
         }
         AccountFilter rest = filter.uncapped();
         if (ids.size() < limit && !rest.claimsNothing()) {
-            ids.addAll(d.lease().lease(c, lease, claimNo, now, limit - ids.size(), rest));
+            ids.addAll(strategy.lease(c, lease, claimNo, now, limit - ids.size(), rest));
         }
         return ids;
     }
@@ -315,16 +328,16 @@ public class ClaimStore {
      */
     public int recover(String server, Instant now, InDoubtPolicy inDoubt) {
         try (Connection c = tables.connect()) {
-            return recover(c, tables.dialect(c), server, now, inDoubt);
+            return recover(c, tables.kind(c), server, now, inDoubt);
         } catch (SQLException e) {
             throw new StoreException("could not take back the mail of expired leases", e);
         }
     }
 
-    private int recover(Connection c, Dialect d, String server, Instant now, InDoubtPolicy inDoubt) throws SQLException {
+    private int recover(Connection c, DatabaseKind d, String server, Instant now, InDoubtPolicy inDoubt) throws SQLException {
         List<Lease> expired = new ArrayList<>();
         try (PreparedStatement s = c.prepareStatement("SELECT ID, OWNER FROM MAIL_CLAIMER WHERE EXPIRES_AT < ?"
-                + (d.kind().skipsLocked() ? " FOR UPDATE SKIP LOCKED" : ""))) {
+                + (d.skipsLocked() ? " FOR UPDATE SKIP LOCKED" : ""))) {
             SqlTime.set(s, 1, now);
             try (ResultSet r = s.executeQuery()) {
                 while (r.next()) {
@@ -335,7 +348,7 @@ public class ClaimStore {
         int taken = 0;
         List<AttemptLog.Row> log = new ArrayList<>();
         for (Lease dead : expired) {
-            if (!d.kind().skipsLocked()) {
+            if (!d.skipsLocked()) {
                 lockQueueRows(c, dead);
             }
             try (PreparedStatement s = c.prepareStatement("DELETE FROM MAIL_CLAIMER WHERE ID = ? AND EXPIRES_AT < ?")) {
@@ -434,7 +447,7 @@ public class ClaimStore {
         }
     }
 
-    private List<ClaimedMail> readClaimed(Connection c, Dialect d, List<Long> ids, Lease lease, Instant now)
+    private List<ClaimedMail> readClaimed(Connection c, DatabaseKind d, List<Long> ids, Lease lease, Instant now)
             throws SQLException {
         List<Row> rows = new ArrayList<>(ids.size());
         boolean anySuppression = false;
@@ -468,7 +481,7 @@ public class ClaimStore {
             }
         }
         rows.sort(SEND_ORDER);
-        Map<Long, Map<String, RecipientStatus>> settled = settledRecipients(c,
+        Map<Long, Map<String, RecipientStatus>> settled = StateReads.settledRecipients(c,
                 rows.stream().filter(Row::settledRows).map(Row::id).toList());
         Set<Long> nobodyLeft = settleSuppressed(c, d, rows, settled, lease, now, anySuppression);
         if (!nobodyLeft.isEmpty()) {
@@ -500,11 +513,11 @@ public class ClaimStore {
      * @param anySuppression whether the suppression list holds anything at all
      * @return the mails that have no one left to send to
      */
-    private static Set<Long> settleSuppressed(Connection c, Dialect d, List<Row> rows,
+    private static Set<Long> settleSuppressed(Connection c, DatabaseKind d, List<Row> rows,
                                               Map<Long, Map<String, RecipientStatus>> settled, Lease lease, Instant now,
                                               boolean anySuppression) throws SQLException {
         Set<String> addresses = new LinkedHashSet<>();
-        rows.forEach(row -> row.recipients().forEach(a -> addresses.add(SuppressionStore.normalise(a))));
+        rows.forEach(row -> row.recipients().forEach(a -> addresses.add(Suppressed.normalise(a))));
         Map<String, Set<String>> suppressed = Suppressed.scopes(c, addresses, anySuppression);
         if (suppressed.isEmpty()) {
             return Set.of();
@@ -555,40 +568,6 @@ public class ClaimStore {
         }
         AttemptLog.insert(c, d, log);
         return nobodyLeft;
-    }
-
-    /**
-     * @return the recipients that earlier attempts settled (accepted, refused for good, suppressed), by lower-case
-     *         address: of each recipient's results (MAIL_RECIPIENT, insert only) the latest counts
-     */
-    static Map<Long, Map<String, RecipientStatus>> settledRecipients(Connection c, List<Long> ids) throws SQLException {
-        Map<Long, Map<String, RecipientStatus>> settled = new HashMap<>();
-        if (ids.isEmpty()) {
-            return settled;
-        }
-        Map<Long, Map<String, long[]>> latest = new HashMap<>(); // address -> attempt id, status ordinal
-        try (PreparedStatement s = c.prepareStatement("SELECT MAIL_ID, ADDRESS, STATUS, ATTEMPT_ID FROM MAIL_RECIPIENT"
-                + " WHERE MAIL_ID IN (" + marks(ids.size()) + ")")) {
-            bindIds(s, 1, ids);
-            try (ResultSet r = s.executeQuery()) {
-                while (r.next()) {
-                    Map<String, long[]> mail = latest.computeIfAbsent(r.getLong(1), id -> new HashMap<>());
-                    String key = r.getString(2).toLowerCase(Locale.ROOT);
-                    long attempt = r.getLong(4);
-                    long[] known = mail.get(key);
-                    if (known == null || known[0] < attempt) {
-                        mail.put(key, new long[]{attempt, RecipientStatus.valueOf(r.getString(3)).ordinal()});
-                    }
-                }
-            }
-        }
-        latest.forEach((mailId, byAddress) -> byAddress.forEach((address, known) -> {
-            RecipientStatus status = RecipientStatus.values()[(int) known[1]];
-            if (status != RecipientStatus.DEFERRED) {
-                settled.computeIfAbsent(mailId, id -> new HashMap<>()).put(address, status);
-            }
-        }));
-        return settled;
     }
 
     private static Map<Long, List<NewMail.Header>> headers(Connection c, List<Long> ids) throws SQLException {

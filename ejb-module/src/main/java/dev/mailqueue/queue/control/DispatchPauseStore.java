@@ -9,32 +9,18 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * Dispatch pauses, shared by every server because they are rows of DISPATCH_PAUSE: the whole queue
- * (scope {@value #QUEUE}) or one SMTP account (scope {@code account:<name>}). While one holds, the claim
+ * (scope {@value Pauses#QUEUE}) or one SMTP account (scope {@code account:<name>}). While one holds, the claim
  * leaves the mail it covers alone ({@link AccountFilter#pausing}): it waits QUEUED, no attempt spent;
  * mail already claimed finishes. The claim reads these pauses together with the campaigns' in one query
- * ({@link #read}). Every method runs in the caller's transaction.
+ * ({@link Pauses#read}). Every method runs in the caller's transaction.
  */
 @ApplicationScoped
 public class DispatchPauseStore {
-
-    /** The scope of a pause of the whole queue. */
-    public static final String QUEUE = "queue";
-
-    /** The scope of an account's pause is this prefix and the account's name. */
-    public static final String ACCOUNT = "account:";
-
-    /**
-     * Every pause the claim obeys, in one round trip: 1 and a campaign for each paused campaign, 2 and a
-     * scope for each dispatch pause.
-     */
-    static final String ALL_PAUSES = "SELECT 1, CAMPAIGN FROM CAMPAIGN_PAUSE UNION ALL SELECT 2, SCOPE FROM DISPATCH_PAUSE";
 
     @Inject
     QueueTables tables;
@@ -52,7 +38,7 @@ public class DispatchPauseStore {
     /**
      * One pause as the operator set it.
      *
-     * @param scope    {@value #QUEUE} or {@code account:<name>}
+     * @param scope    {@value Pauses#QUEUE} or {@code account:<name>}
      * @param pausedAt when
      * @param pausedBy by whom, or null
      */
@@ -60,32 +46,8 @@ public class DispatchPauseStore {
 
         /** @return the account's name for an account's pause, else empty */
         public Optional<String> account() {
-            return scope.startsWith(ACCOUNT) ? Optional.of(scope.substring(ACCOUNT.length())) : Optional.empty();
+            return scope.startsWith(Pauses.ACCOUNT) ? Optional.of(scope.substring(Pauses.ACCOUNT.length())) : Optional.empty();
         }
-    }
-
-    /**
-     * @param c the claim's connection
-     * @return the pauses of the queue, the accounts and the campaigns, read with one query
-     * @throws SQLException when the database fails
-     */
-    static Pauses read(Connection c) throws SQLException {
-        boolean queue = false;
-        Set<String> accounts = new HashSet<>();
-        List<String> campaigns = new ArrayList<>();
-        try (PreparedStatement s = c.prepareStatement(ALL_PAUSES); ResultSet r = s.executeQuery()) {
-            while (r.next()) {
-                String name = r.getString(2);
-                if (r.getInt(1) == 1) {
-                    campaigns.add(name);
-                } else if (QUEUE.equals(name)) {
-                    queue = true;
-                } else if (name.startsWith(ACCOUNT)) {
-                    accounts.add(name.substring(ACCOUNT.length()));
-                }
-            }
-        }
-        return new Pauses(queue, accounts, campaigns);
     }
 
     /**
@@ -108,7 +70,7 @@ public class DispatchPauseStore {
     /**
      * Pauses a scope: from the commit on, no server claims the mail it covers.
      *
-     * @param scope {@value #QUEUE} or {@code account:<name>}
+     * @param scope {@value Pauses#QUEUE} or {@code account:<name>}
      * @param by    who paused it
      * @param now   now
      * @return true when it was running, false when it was paused already (the pause is kept as it was)
@@ -138,7 +100,7 @@ public class DispatchPauseStore {
     }
 
     /**
-     * @param scope {@value #QUEUE} or {@code account:<name>}
+     * @param scope {@value Pauses#QUEUE} or {@code account:<name>}
      * @return true when it was paused and runs again
      * @throws StoreException when the database fails
      */

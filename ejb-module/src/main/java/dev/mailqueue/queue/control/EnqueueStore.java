@@ -1,5 +1,6 @@
 package dev.mailqueue.queue.control;
 
+import dev.mailqueue.schema.control.DatabaseKind;
 import dev.mailqueue.api.MailStatus;
 import dev.mailqueue.queue.entity.AddressLists;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -82,14 +83,14 @@ public class EnqueueStore {
     public List<List<Enqueued>> enqueue(List<MailGroup> groups, String server) {
         int total = groups.stream().mapToInt(g -> g.mails().size()).sum();
         try (Connection c = tables.connect()) {
-            Dialect d = tables.dialect(c);
-            EnqueueIds.Allocation allocation = EnqueueIds.next(c, d.kind(), total);
+            DatabaseKind d = tables.kind(c);
+            EnqueueIds.Allocation allocation = EnqueueIds.next(c, d, total);
             long[] ids = allocation.ids();
             Map<String, Set<String>> suppressed = Suppressed.among(c, groups, allocation.anySuppression());
             List<List<Enqueued>> result = new ArrayList<>(groups.size());
             boolean anyParts = false;
             List<AttemptLog.Row> log = new ArrayList<>();
-            try (Batch mails = new Batch(c, d.kind(), INSERT_MAIL); Batch queue = new Batch(c, d.kind(), INSERT_QUEUED)) {
+            try (Batch mails = new Batch(c, d, INSERT_MAIL); Batch queue = new Batch(c, d, INSERT_QUEUED)) {
                 int next = 0;
                 for (MailGroup group : groups) {
                     List<Enqueued> queued = new ArrayList<>(group.mails().size());
@@ -337,7 +338,7 @@ public class EnqueueStore {
 
     /**
      * @return the enqueue, empty when none, null when a mail was seen without its status (read again). The mails
-     *         are found by their own columns first, then their state by id ({@link OperatorStore#statuses}): Derby
+     *         are found by their own columns first, then their state by id ({@link StateReads#statuses}): Derby
      *         does not carry a join's condition into the view MAIL_STATE, and a join on the key worked out the state
      *         of every mail in the database.
      */
@@ -374,7 +375,7 @@ public class EnqueueStore {
             List<Long> ids = new ArrayList<>();
             ids.add(first.id());
             copyMails.forEach(m -> ids.add(m.id()));
-            Map<Long, MailStatus> statuses = OperatorStore.statuses(c, ids);
+            Map<Long, MailStatus> statuses = StateReads.statuses(c, ids);
             if (!statuses.keySet().containsAll(ids)) {
                 return null;
             }
@@ -387,15 +388,10 @@ public class EnqueueStore {
 
     /**
      * @param failure what an enqueue threw
-     * @return true when a cause is an SQL integrity constraint violation (SQLState class 23), which for
+     * @return true when a cause is an SQL integrity constraint violation ({@link Sql#isUniqueViolation}), which for
      *         an insert of new rows with random Message-IDs can only be a repeated idempotency key
      */
     public static boolean isUniqueViolation(Throwable failure) {
-        for (Throwable t = failure; t != null; t = t.getCause()) {
-            if (t instanceof SQLException sql && sql.getSQLState() != null && sql.getSQLState().startsWith("23")) {
-                return true;
-            }
-        }
-        return false;
+        return Sql.isUniqueViolation(failure);
     }
 }

@@ -1,5 +1,6 @@
 package dev.mailqueue.queue.control;
 
+import dev.mailqueue.schema.control.DatabaseKind;
 import dev.mailqueue.api.EventType;
 import dev.mailqueue.api.MailStatus;
 import dev.mailqueue.queue.entity.AttemptOutcome;
@@ -44,24 +45,6 @@ public class OperatorStore {
         return store;
     }
 
-    /** @return the current status of each of the mails that exist, by id */
-    static Map<Long, MailStatus> statuses(Connection c, List<Long> ids) throws SQLException {
-        Map<Long, MailStatus> statuses = new LinkedHashMap<>();
-        try (PreparedStatement s = c.prepareStatement("SELECT MAIL_ID, STATUS FROM MAIL_STATE WHERE MAIL_ID IN ("
-                + marks(ids.size()) + ")")) {
-            bindIds(s, 1, ids);
-            try (ResultSet r = s.executeQuery()) {
-                while (r.next()) {
-                    String status = r.getString(2);
-                    if (status != null) {
-                        statuses.put(r.getLong(1), MailStatus.valueOf(status));
-                    }
-                }
-            }
-        }
-        return statuses;
-    }
-
     /**
      * Puts mails of {@link MailLifecycle#REQUEUEABLE} statuses back in the queue as if new: QUEUED, due {@code now},
      * {@code attempts} attempts, a new expiry. Recipients an earlier attempt refused or deferred are tried again
@@ -82,11 +65,11 @@ public class OperatorStore {
             return 0;
         }
         try (Connection c = tables.connect()) {
-            Dialect d = tables.dialect(c);
+            DatabaseKind d = tables.kind(c);
             int changed = 0;
             for (List<Long> chunk : chunks(ids)) {
                 List<Long> requeued = new ArrayList<>();
-                statuses(c, chunk).forEach((id, status) -> {
+                StateReads.statuses(c, chunk).forEach((id, status) -> {
                     if (MailLifecycle.REQUEUEABLE.contains(status)) {
                         requeued.add(id);
                     }
@@ -94,8 +77,8 @@ public class OperatorStore {
                 if (requeued.isEmpty()) {
                     continue;
                 }
-                Map<Long, Map<String, RecipientStatus>> settled = ClaimStore.settledRecipients(c, requeued);
-                try (Batch batch = new Batch(c, d.kind(), "INSERT INTO MAIL_QUEUE (MAIL_ID, PRIORITY, CREATED_AT, DUE_AT,"
+                Map<Long, Map<String, RecipientStatus>> settled = StateReads.settledRecipients(c, requeued);
+                try (Batch batch = new Batch(c, d, "INSERT INTO MAIL_QUEUE (MAIL_ID, PRIORITY, CREATED_AT, DUE_AT,"
                         + " ATTEMPTS_LEFT, EXPIRES_AT, SMTP_ACCOUNT, CAMPAIGN, SETTLED) SELECT ID, PRIORITY, CREATED_AT, ?,"
                         + " ?, ?, SMTP_ACCOUNT, CAMPAIGN, ? FROM MAIL_MESSAGE WHERE ID = ?")) {
                     PreparedStatement s = batch.statement();
@@ -145,18 +128,18 @@ public class OperatorStore {
         }
         Instant now = Instant.now();
         try (Connection c = tables.connect()) {
-            Dialect d = tables.dialect(c);
+            DatabaseKind d = tables.kind(c);
             int changed = 0;
             for (List<Long> chunk : chunks(ids)) {
                 List<Long> queued = new ArrayList<>();
                 List<Long> cancelled = new ArrayList<>();
-                statuses(c, chunk).forEach((id, status) -> {
+                StateReads.statuses(c, chunk).forEach((id, status) -> {
                     if (from.contains(status) && MailLifecycle.allows(status, MailStatus.CANCELLED)) {
                         (status == MailStatus.QUEUED ? queued : cancelled).add(id);
                     }
                 });
                 if (!queued.isEmpty()) {
-                    try (Batch batch = new Batch(c, d.kind(), "DELETE FROM MAIL_QUEUE WHERE MAIL_ID = ? AND CLAIMER IS NULL")) {
+                    try (Batch batch = new Batch(c, d, "DELETE FROM MAIL_QUEUE WHERE MAIL_ID = ? AND CLAIMER IS NULL")) {
                         for (Long id : queued) {
                             batch.statement().setLong(1, id);
                             batch.add();
@@ -392,8 +375,8 @@ public class OperatorStore {
      */
     public List<Long> finishedBefore(Instant cutoff, long afterId, int max) {
         try (Connection c = tables.connect()) {
-            Dialect d = tables.dialect(c);
-            try (PreparedStatement s = c.prepareStatement(d.kind().firstRows(
+            DatabaseKind d = tables.kind(c);
+            try (PreparedStatement s = c.prepareStatement(d.firstRows(
                     FINISHED_BEFORE + " AND a.MAIL_ID > ? ORDER BY a.MAIL_ID", max))) {
                 SqlTime.set(s, 1, cutoff);
                 SqlTime.set(s, 2, cutoff);

@@ -5,7 +5,6 @@ import dev.mailqueue.settings.control.RetryPolicy;
 import dev.mailqueue.api.EventType;
 import dev.mailqueue.api.MailStatus;
 import dev.mailqueue.queue.entity.AttemptOutcome;
-import dev.mailqueue.queue.entity.Texts;
 import dev.mailqueue.schema.control.DatabaseKind;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -104,14 +103,14 @@ public class OutcomeStore {
             }
         }
         try (Connection c = tables.connect()) {
-            Dialect d = tables.dialect(c);
+            DatabaseKind d = tables.kind(c);
             List<AttemptLog.Row> log = attempts.isEmpty() ? List.of() : recordAttempts(c, d, attempts, retry, inDoubt, verify);
             if (!handBacks.isEmpty()) {
-                try (Batch batch = new Batch(c, d.kind(), HAND_BACK)) {
+                try (Batch batch = new Batch(c, d, HAND_BACK)) {
                     PreparedStatement s = batch.statement();
                     for (Change.HandedBack h : handBacks) {
                         SqlTime.set(s, 1, h.dueAt());
-                        setText(s, 2, Texts.clip(h.note(), 2000));
+                        setText(s, 2, Sql.clip(h.note(), 2000));
                         s.setLong(3, h.mailId());
                         s.setLong(4, h.claimer());
                         batch.add();
@@ -120,7 +119,7 @@ public class OutcomeStore {
                 }
             }
             if (releases.stream().anyMatch(r -> !r.ids().isEmpty())) {
-                try (Batch batch = new Batch(c, d.kind(), RELEASE)) {
+                try (Batch batch = new Batch(c, d, RELEASE)) {
                     for (Change.Released r : releases) {
                         for (Long id : r.ids()) {
                             batch.statement().setLong(1, id);
@@ -132,7 +131,7 @@ public class OutcomeStore {
                 }
             }
             if (releases.stream().anyMatch(Change.Released::ended)) {
-                try (Batch batch = new Batch(c, d.kind(), END)) {
+                try (Batch batch = new Batch(c, d, END)) {
                     for (Change.Released r : releases) {
                         if (r.ended()) {
                             batch.statement().setLong(1, r.claimer());
@@ -150,7 +149,7 @@ public class OutcomeStore {
     }
 
     /** @return the log rows of the outcomes, once their mails' queue rows are written */
-    private List<AttemptLog.Row> recordAttempts(Connection c, Dialect d, List<AttemptResult> attempts, RetryPolicy retry,
+    private List<AttemptLog.Row> recordAttempts(Connection c, DatabaseKind d, List<AttemptResult> attempts, RetryPolicy retry,
                                                 InDoubtPolicy inDoubt, boolean verify) throws SQLException {
         // by identity: a record's hash would read every field, reply text and recipients included
         Map<AttemptResult, Transition> next = new IdentityHashMap<>();
@@ -166,7 +165,7 @@ public class OutcomeStore {
             held.addAll(finish(c, d, finished));
         }
         if (!again.isEmpty()) {
-            try (Batch batch = new Batch(c, d.kind(), RETRY)) {
+            try (Batch batch = new Batch(c, d, RETRY)) {
                 PreparedStatement s = batch.statement();
                 for (AttemptResult a : again) {
                     Transition t = next.get(a);
@@ -207,9 +206,9 @@ public class OutcomeStore {
     }
 
     /** @return the finished mails whose queue row their claimer still held, now deleted */
-    private static Set<AttemptResult> finish(Connection c, Dialect d, List<AttemptResult> finished) throws SQLException {
+    private static Set<AttemptResult> finish(Connection c, DatabaseKind d, List<AttemptResult> finished) throws SQLException {
         Set<AttemptResult> held = Collections.newSetFromMap(new IdentityHashMap<>());
-        if (d.kind() == DatabaseKind.POSTGRESQL) {
+        if (d == DatabaseKind.POSTGRESQL) {
             Long[] mails = new Long[finished.size()];
             Long[] claimers = new Long[finished.size()];
             for (int i = 0; i < finished.size(); i++) {
@@ -238,7 +237,7 @@ public class OutcomeStore {
             }
             return held;
         }
-        try (Batch batch = new Batch(c, d.kind(), FINISH)) {
+        try (Batch batch = new Batch(c, d, FINISH)) {
             for (AttemptResult a : finished) {
                 batch.statement().setLong(1, a.mailId());
                 batch.statement().setLong(2, a.lease().claimer());

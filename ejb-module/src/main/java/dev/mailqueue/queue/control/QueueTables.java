@@ -13,7 +13,8 @@ import java.sql.SQLException;
  * The queue's tables on the container's data source ({@code jdbc/mailqueue}), and what kind of database
  * holds them. The stores of this package ({@link EnqueueStore}, {@link ClaimStore}, {@link OutcomeStore},
  * {@link OperatorStore}) hold every statement that changes a mail, in plain JDBC, never a provider's
- * connection: they run on any server and JPA provider. Each store method takes a connection for the
+ * connection: they run on any server and JPA provider. The webhook publisher's stores ({@code webhook.control})
+ * keep their own tables in the same schema, on the same connections. Each store method takes a connection for the
  * duration of its call; in a JTA transaction (the callers' EJBs begin one) every call joins the same
  * transaction, so a caller groups calls into one unit of work and decides when it commits. Times are
  * bound as UTC ({@link SqlTime}).
@@ -25,7 +26,7 @@ public class QueueTables {
     @QueueDatabase
     DataSource dataSource;
 
-    private volatile Dialect dialect;
+    private volatile DatabaseKind kind;
 
     /**
      * @param dataSource a data source of the queue's schema
@@ -41,27 +42,21 @@ public class QueueTables {
      * @return a connection, enlisted in the caller's transaction if there is one
      * @throws SQLException when the database cannot be reached
      */
-    Connection connect() throws SQLException {
+    public Connection connect() throws SQLException {
         return dataSource.getConnection();
     }
 
     /**
      * @param c a connection of this data source
-     * @return the database's kind, lease strategy and id sequences, found on first use
+     * @return the database's kind, found on first use
      * @throws SQLException when the database cannot say what it is
      */
-    Dialect dialect(Connection c) throws SQLException {
-        Dialect d = dialect;
-        if (d == null) {
-            DatabaseKind kind = DatabaseKind.of(c.getMetaData().getDatabaseProductName());
-            d = new Dialect(kind, LeaseStrategy.of(kind));
-            synchronized (this) {
-                if (dialect == null) {
-                    dialect = d;
-                }
-                d = dialect;
-            }
+    public DatabaseKind kind(Connection c) throws SQLException {
+        DatabaseKind k = kind;
+        if (k == null) {
+            k = DatabaseKind.of(c.getMetaData().getDatabaseProductName());
+            kind = k;
         }
-        return d;
+        return k;
     }
 }

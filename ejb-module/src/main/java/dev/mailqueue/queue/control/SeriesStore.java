@@ -1,5 +1,6 @@
 package dev.mailqueue.queue.control;
 
+import dev.mailqueue.schema.control.DatabaseKind;
 import dev.mailqueue.api.SeriesBucket;
 import dev.mailqueue.api.MailStatus;
 import dev.mailqueue.queue.entity.AttemptOutcome;
@@ -138,12 +139,12 @@ public class SeriesStore {
         long[] ended = new long[n];
         long waiting = 0;
         try (Connection c = tables.connect()) {
-            Dialect d = tables.dialect(c);
+            DatabaseKind d = tables.kind(c);
             String mailAccount = accountCondition("m.SMTP_ACCOUNT", account, defaultAccount);
             String ofMail = account == null ? "" : " JOIN MAIL_MESSAGE m ON m.ID = a.MAIL_ID";
             // 1. attempts per bucket, by outcome and whether the attempt failed its mail
             String attempts = "SELECT b, OUTCOME, fin, COUNT(*) FROM (SELECT "
-                    + d.kind().bucketOf("a.FINISHED_AT", range.bucketSeconds()) + " AS b, a.OUTCOME AS OUTCOME,"
+                    + d.bucketOf("a.FINISHED_AT", range.bucketSeconds()) + " AS b, a.OUTCOME AS OUTCOME,"
                     + " CASE WHEN a.MAIL_STATUS = '" + MailStatus.FAILED + "' THEN 1 ELSE 0 END AS fin FROM MAIL_ATTEMPT a"
                     + " WHERE a.FINISHED_AT >= ? AND a.OUTCOME IN ('" + AttemptOutcome.SENT + "', '" + AttemptOutcome.FAILED
                     + "')" + accountCondition("a.SMTP_ACCOUNT", account, defaultAccount) + ") x GROUP BY b, OUTCOME, fin";
@@ -184,7 +185,7 @@ public class SeriesStore {
             // 3. mails that began to wait (k = 1: created, or requeued from a finished status) and that ended
             //    (k = 2), per bucket
             String finished = MailLifecycle.literals(MailLifecycle.FINISHED);
-            String changes = "SELECT k, b, COUNT(*) FROM (SELECT k, " + d.kind().bucketOf("t", range.bucketSeconds())
+            String changes = "SELECT k, b, COUNT(*) FROM (SELECT k, " + d.bucketOf("t", range.bucketSeconds())
                     + " AS b FROM ("
                     + "SELECT 1 AS k, CREATED_AT AS t FROM MAIL_MESSAGE WHERE CREATED_AT >= ?"
                     + accountCondition("SMTP_ACCOUNT", account, defaultAccount)

@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -19,9 +20,13 @@ import java.util.Set;
  * mail or for the mail's own list ({@link NewMail#unsubscribeList()}): one query per enqueue or claim (per
  * 500 distinct addresses), on the list's primary key, in that transaction; none while the list is empty (the
  * enqueue and the claim learn that in a statement they make anyway). The simulator's
- * {@code suppressed@} address ({@link SimulatorAddress}) counts as listed for all mail without a row.
+ * {@code suppressed@} address ({@link SimulatorAddress}) counts as listed for all mail without a row. It also
+ * says how the list keys an entry ({@link #normalise}, {@link #ALL}), for {@link SuppressionStore} and its callers.
  */
-final class Suppressed {
+public final class Suppressed {
+
+    /** The scope that covers all mail. */
+    public static final String ALL = "*";
 
     /** Most addresses an IN list binds: under Oracle's 1,000 expressions and SQL Server's 2,100 parameters. */
     private static final int IN_LIST = 500;
@@ -30,7 +35,17 @@ final class Suppressed {
     }
 
     /**
-     * @return the addresses (normalised as {@link SuppressionStore#normalise}) among the mails' recipients
+     * @param address an address, {@code local@domain}
+     * @return it as the list keys it: stripped, the domain in lower case
+     */
+    public static String normalise(String address) {
+        String a = address.strip();
+        int at = a.lastIndexOf('@');
+        return at < 0 ? a : a.substring(0, at) + a.substring(at).toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * @return the addresses (normalised as {@link #normalise}) among the mails' recipients
      *         that are on the suppression list, each with the scopes it is suppressed in
      */
     static Map<String, Set<String>> among(Connection c, List<MailGroup> groups, boolean anySuppression)
@@ -39,7 +54,7 @@ final class Suppressed {
         for (MailGroup group : groups) {
             for (NewMail mail : group.mails()) {
                 for (List<String> list : List.of(mail.to(), mail.cc(), mail.bcc())) {
-                    list.forEach(a -> addresses.add(SuppressionStore.normalise(a)));
+                    list.forEach(a -> addresses.add(normalise(a)));
                 }
             }
         }
@@ -47,7 +62,7 @@ final class Suppressed {
     }
 
     /**
-     * @param addresses      addresses normalised as {@link SuppressionStore#normalise}
+     * @param addresses      addresses normalised as {@link #normalise}
      * @param anySuppression whether the suppression list holds anything: when not, no query is made
      * @return those of them on the suppression list, each with the scopes it is suppressed in
      */
@@ -71,7 +86,7 @@ final class Suppressed {
         }
         for (String address : addresses) { // the simulator's suppressed@ is listed for all mail, always
             if (SimulatorAddress.of(address) == SimulatorAddress.Kind.SUPPRESSED) {
-                suppressed.computeIfAbsent(address, a -> new HashSet<>()).add(SuppressionStore.ALL);
+                suppressed.computeIfAbsent(address, a -> new HashSet<>()).add(ALL);
             }
         }
         return suppressed;
@@ -84,8 +99,8 @@ final class Suppressed {
      * @return true when the address is suppressed for all mail or for the list
      */
     static boolean covers(Map<String, Set<String>> suppressed, String address, String list) {
-        Set<String> scopes = suppressed.get(SuppressionStore.normalise(address));
-        return scopes != null && (scopes.contains(SuppressionStore.ALL) || list != null && scopes.contains(list));
+        Set<String> scopes = suppressed.get(normalise(address));
+        return scopes != null && (scopes.contains(ALL) || list != null && scopes.contains(list));
     }
 
     /**

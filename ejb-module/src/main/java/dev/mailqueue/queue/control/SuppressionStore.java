@@ -1,8 +1,8 @@
 package dev.mailqueue.queue.control;
 
+import dev.mailqueue.schema.control.DatabaseKind;
 import dev.mailqueue.settings.control.SoftBounceRule;
 import dev.mailqueue.api.EventType;
-import dev.mailqueue.queue.entity.Texts;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -20,14 +20,11 @@ import static dev.mailqueue.queue.control.Sql.setText;
 
 /**
  * The suppression list (SUPPRESSION): addresses the queue must not send to, for all mail (scope
- * {@value #ALL}) or for one list. Addresses are kept with the domain in lower case and the local part
+ * {@value Suppressed#ALL}) or for one list. Addresses are kept with the domain in lower case and the local part
  * as given: RFC 5321 §2.4 lets a server treat local parts as case-sensitive, never domains.
  */
 @ApplicationScoped
 public class SuppressionStore {
-
-    /** The scope that covers all mail. */
-    public static final String ALL = "*";
 
     /** Why an address is suppressed; the names are stored in SUPPRESSION.REASON. */
     public enum Reason {
@@ -47,7 +44,7 @@ public class SuppressionStore {
      * One entry.
      *
      * @param address   the address, domain in lower case
-     * @param scope     {@value #ALL} or a list name
+     * @param scope     {@value Suppressed#ALL} or a list name
      * @param reason    why
      * @param mailId    the mail whose bounce or complaint put it here, or null
      * @param detail    the report's status and diagnostic, or an operator's note; may be null
@@ -70,16 +67,6 @@ public class SuppressionStore {
     }
 
     /**
-     * @param address an address, {@code local@domain}
-     * @return it as the list keys it: stripped, the domain in lower case
-     */
-    public static String normalise(String address) {
-        String a = address.strip();
-        int at = a.lastIndexOf('@');
-        return at < 0 ? a : a.substring(0, at) + a.substring(at).toLowerCase(Locale.ROOT);
-    }
-
-    /**
      * Adds an entry unless the address is already suppressed in that scope (the first reason stays). An
      * unsubscribe also writes an {@code unsubscribed} event whose detail names the list ({@code all mail}
      * for scope {@code *}).
@@ -98,7 +85,7 @@ public class SuppressionStore {
     /** As {@link #add(String, String, Reason, String, Instant)}, on the caller's connection. */
     boolean add(Connection c, String address, String scope, Reason reason, Long mailId, String detail, Instant now)
             throws SQLException {
-        String key = normalise(address);
+        String key = Suppressed.normalise(address);
         if (find(c, key, scope) != null) {
             return false;
         }
@@ -112,13 +99,13 @@ public class SuppressionStore {
             } else {
                 s.setLong(4, mailId);
             }
-            setText(s, 5, Texts.clip(detail, 1000));
+            setText(s, 5, Sql.clip(detail, 1000));
             SqlTime.set(s, 6, now);
             s.executeUpdate();
         }
         if (reason == Reason.UNSUBSCRIBE) { // a log row (and event) about an address and a list, of no one mail
-            AttemptLog.insert(c, tables.dialect(c), List.of(new AttemptLog.Row(null, now, now, "-", "one-click-unsubscribe",
-                    dev.mailqueue.queue.entity.AttemptOutcome.UNSUBSCRIBED, null, null, ALL.equals(scope) ? "all mail" : scope,
+            AttemptLog.insert(c, tables.kind(c), List.of(new AttemptLog.Row(null, now, now, "-", "one-click-unsubscribe",
+                    dev.mailqueue.queue.entity.AttemptOutcome.UNSUBSCRIBED, null, null, Suppressed.ALL.equals(scope) ? "all mail" : scope,
                     null, null, null, EventType.UNSUBSCRIBED, key, null, List.of())));
         }
         return true;
@@ -133,7 +120,7 @@ public class SuppressionStore {
     public boolean remove(String address, String scope) {
         try (Connection c = tables.connect();
              PreparedStatement s = c.prepareStatement("DELETE FROM SUPPRESSION WHERE ADDRESS = ? AND SCOPE = ?")) {
-            s.setString(1, normalise(address));
+            s.setString(1, Suppressed.normalise(address));
             s.setString(2, scope);
             return s.executeUpdate() > 0;
         } catch (SQLException e) {
@@ -144,13 +131,13 @@ public class SuppressionStore {
     /**
      * @param address an address
      * @param list    a list name, or null for mail that belongs to no list
-     * @return the entry that forbids sending to it (scope {@value #ALL} first), or null when none does
+     * @return the entry that forbids sending to it (scope {@value Suppressed#ALL} first), or null when none does
      * @throws StoreException when the database fails
      */
     public Entry suppressing(String address, String list) {
         try (Connection c = tables.connect()) {
-            String key = normalise(address);
-            Entry all = find(c, key, ALL);
+            String key = Suppressed.normalise(address);
+            Entry all = find(c, key, Suppressed.ALL);
             return all != null || list == null ? all : find(c, key, list);
         } catch (SQLException e) {
             throw new StoreException("could not look up the suppression of " + address, e);

@@ -2,7 +2,7 @@ package dev.mailqueue.simulator.control;
 
 import dev.mailqueue.address.control.SimulatorAddress;
 import dev.mailqueue.bounce.control.BounceRecorder;
-import dev.mailqueue.queue.entity.BounceReport;
+import dev.mailqueue.queue.control.BounceReport;
 import dev.mailqueue.address.control.VerpToken;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;

@@ -1,7 +1,7 @@
 package dev.mailqueue.unsubscribe.control;
 
 import dev.mailqueue.queue.control.NewMail;
-import dev.mailqueue.queue.control.SuppressionStore;
+import dev.mailqueue.queue.control.Suppressed;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
@@ -143,7 +143,7 @@ public class UnsubscribeLinks {
         if (!enabled()) {
             throw new IllegalStateException("one-click unsubscribe is not configured (" + URL + ", " + SECRET + ")");
         }
-        return url + "/" + new UnsubscribeToken(list, SuppressionStore.normalise(address), now.plus(lifetime)).sign(secret);
+        return url + "/" + new UnsubscribeToken(list, Suppressed.normalise(address), now.plus(lifetime)).sign(secret);
     }
 
     /**

@@ -5,8 +5,9 @@ import dev.mailqueue.api.WebhookEndpointView;
 import dev.mailqueue.api.FieldError;
 import dev.mailqueue.api.InvalidFilterException;
 import dev.mailqueue.mail.boundary.Roles;
-import dev.mailqueue.queue.control.EventStore;
+import dev.mailqueue.webhook.control.WebhookDeliveryStore;
 import dev.mailqueue.webhook.control.WebhookEndpoint;
+import dev.mailqueue.webhook.control.WebhookEndpointStore;
 import dev.mailqueue.webhook.control.WebhookSettings;
 import jakarta.annotation.security.DeclareRoles;
 import jakarta.annotation.security.RolesAllowed;
@@ -37,14 +38,17 @@ public class Webhooks {
     WebhookSettings settings;
 
     @Inject
-    EventStore store;
+    WebhookEndpointStore endpoints;
+
+    @Inject
+    WebhookDeliveryStore deliveries;
 
     /** @return every configured endpoint, in configuration order */
     @RolesAllowed({Roles.ADMIN, Roles.VIEWER})
     public List<WebhookEndpointView> endpoints() {
         List<WebhookEndpointView> views = new ArrayList<>();
         for (WebhookEndpoint e : settings.endpoints()) {
-            EventStore.EndpointState state = store.state(e.name());
+            WebhookEndpointStore.EndpointState state = endpoints.state(e.name());
             views.add(new WebhookEndpointView(e.name(), e.url(), e.events(), e.campaigns(), state.failingSince(),
                     state.disabledAt(), state.lastSuccessAt(), state.pending(), state.failed(), state.cursor(),
                     state.cursorMovedAt()));
@@ -81,16 +85,16 @@ public class Webhooks {
         if (!errors.isEmpty()) {
             throw new InvalidFilterException(errors);
         }
-        return store.deliveries(name, status, page * size, size);
+        return deliveries.deliveries(name, status, page * size, size);
     }
 
     /** @return true when the event exists: it is sent to the endpoint again at once (parked anew if need be) */
     public boolean redeliver(String name, long eventId) {
-        return endpoint(name).isPresent() && store.redeliver(name, eventId, Instant.now());
+        return endpoint(name).isPresent() && deliveries.redeliver(name, eventId, Instant.now());
     }
 
     /** @return true when the endpoint was disabled and is enabled now */
     public boolean enable(String name) {
-        return store.enable(name);
+        return endpoints.enable(name);
     }
 }

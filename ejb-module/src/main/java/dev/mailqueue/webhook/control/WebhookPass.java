@@ -1,7 +1,6 @@
 package dev.mailqueue.webhook.control;
 
 import dev.mailqueue.api.EventRecord;
-import dev.mailqueue.queue.control.EventStore;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
@@ -27,7 +26,7 @@ import java.util.logging.Logger;
  * One round of webhook work, done by one server at a time (the lease {@value #WORK} in WORK_LEASE; another
  * server takes over when it runs out): publish the new events to the Jakarta Messaging topic where there is
  * one ({@link EventTopic}), then give each enabled endpoint its events. Events are the mails' log, read by a
- * cursor per publisher ({@link EventStore}): a batch is handed on first and the cursor moved after, so a crash
+ * cursor per publisher ({@link EventCursorStore}): a batch is handed on first and the cursor moved after, so a crash
  * in between hands it on again, and a topic that refuses leaves the cursor where it was for the next round.
  *
  * <p>Each endpoint's round runs as a task of its own on the container's managed executor (Jakarta
@@ -143,7 +142,7 @@ public class WebhookPass {
 
     /** @return true when the topic took a full batch, and more events may be waiting */
     private boolean publish() {
-        EventStore.Step step = tx.topicStep(PUBLISH_LIMIT);
+        EventCursorStore.Step step = tx.topicStep(PUBLISH_LIMIT);
         if (!step.events().isEmpty()) {
             try {
                 topic.send(step.events());
@@ -203,7 +202,7 @@ public class WebhookPass {
 
         /** @return true when every due parked delivery went, and the round goes on to the cursor */
         boolean parked() {
-            for (EventStore.Due d : tx.due(endpoint.name(), Instant.now(), settings.batchSize())) {
+            for (WebhookDeliveryStore.Due d : tx.due(endpoint.name(), Instant.now(), settings.batchSize())) {
                 if (!mayPost()) {
                     return false; // the lease may pass to another server: leave the rest to whoever holds it next
                 }
@@ -233,12 +232,12 @@ public class WebhookPass {
             if (!mayPost()) {
                 return;
             }
-            EventStore.EndpointStep step = tx.next(endpoint, settings.batchSize());
-            List<EventStore.Parked> parked = new ArrayList<>();
+            WebhookDeliveryStore.EndpointStep step = tx.next(endpoint, settings.batchSize());
+            List<WebhookDeliveryStore.Parked> parked = new ArrayList<>();
             Instant failedAt = null;
             for (EventRecord e : step.batch().events()) {
                 if (failedAt != null || e.mailId() != null && step.waiting().contains(e.mailId())) {
-                    parked.add(EventStore.Parked.behind(e));
+                    parked.add(WebhookDeliveryStore.Parked.behind(e));
                     continue;
                 }
                 if (!mayPost()) {
@@ -252,7 +251,7 @@ public class WebhookPass {
                 }
                 noteDelivered();
                 Instant next = now.plusMillis(settings.backoffMillis(1));
-                parked.add(EventStore.Parked.failed(e, result.status(), result.error(), next));
+                parked.add(WebhookDeliveryStore.Parked.failed(e, result.status(), result.error(), next));
                 failedAt = now;
                 warn(e, result, "next try at " + next, false);
             }

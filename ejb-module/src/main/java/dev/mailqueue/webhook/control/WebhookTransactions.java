@@ -1,6 +1,5 @@
 package dev.mailqueue.webhook.control;
 
-import dev.mailqueue.queue.control.EventStore;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
@@ -18,38 +17,47 @@ import java.util.List;
 public class WebhookTransactions {
 
     @Inject
-    EventStore events;
+    EventCursorStore cursors;
+
+    @Inject
+    WebhookDeliveryStore deliveries;
+
+    @Inject
+    WebhookEndpointStore endpoints;
+
+    @Inject
+    WorkLeaseStore leases;
 
     @Inject
     WebhookSettings settings;
 
-    /** @see EventStore#lease */
+    /** @see WorkLeaseStore#lease */
     public boolean lease(String work, String owner, Instant now, Instant until) {
-        return events.lease(work, owner, now, until);
+        return leases.lease(work, owner, now, until);
     }
 
     /**
      * @param limit most log rows
      * @return the events after the topic's cursor
-     * @see EventStore#read
+     * @see EventCursorStore#read
      */
-    public EventStore.Step topicStep(int limit) {
-        return events.read(EventStore.TOPIC, limit, Instant.now());
+    public EventCursorStore.Step topicStep(int limit) {
+        return cursors.read(EventCursorStore.TOPIC, limit, Instant.now());
     }
 
-    /** @see EventStore#advance */
-    public boolean advance(EventStore.Step step) {
-        return events.advance(step, Instant.now());
+    /** @see EventCursorStore#advance */
+    public boolean advance(EventCursorStore.Step step) {
+        return cursors.advance(step, Instant.now());
     }
 
     /**
      * @param endpoint an endpoint
      * @param limit    most log rows
      * @return the events after its cursor that it wants
-     * @see EventStore#next
+     * @see WebhookDeliveryStore#next
      */
-    public EventStore.EndpointStep next(WebhookEndpoint endpoint, int limit) {
-        return events.next(endpoint.name(), endpoint::wants, limit, Instant.now());
+    public WebhookDeliveryStore.EndpointStep next(WebhookEndpoint endpoint, int limit) {
+        return deliveries.next(endpoint.name(), endpoint::wants, limit, Instant.now());
     }
 
     /**
@@ -58,52 +66,53 @@ public class WebhookTransactions {
      *
      * @param failedAt when the try that failed ended, or null when none failed
      * @return true when the endpoint is disabled now
-     * @see EventStore#pass
-     * @see EventStore#noteEndpoint
+     * @see WebhookDeliveryStore#pass
+     * @see WebhookEndpointStore#noteEndpoint
      */
-    public boolean passed(String endpoint, EventStore.Step step, List<EventStore.Parked> parked, Instant failedAt) {
-        events.pass(endpoint, step, parked, Instant.now());
-        return failedAt != null && events.noteEndpoint(endpoint, false, failedAt, settings.disableAfterMillis());
+    public boolean passed(String endpoint, EventCursorStore.Step step, List<WebhookDeliveryStore.Parked> parked,
+                          Instant failedAt) {
+        deliveries.pass(endpoint, step, parked, Instant.now());
+        return failedAt != null && endpoints.noteEndpoint(endpoint, false, failedAt, settings.disableAfterMillis());
     }
 
-    /** @see EventStore#due */
-    public List<EventStore.Due> due(String endpoint, Instant now, int limit) {
-        return events.due(endpoint, now, limit);
+    /** @see WebhookDeliveryStore#due */
+    public List<WebhookDeliveryStore.Due> due(String endpoint, Instant now, int limit) {
+        return deliveries.due(endpoint, now, limit);
     }
 
-    /** @see EventStore#state */
-    public EventStore.EndpointState state(String endpoint) {
-        return events.state(endpoint);
+    /** @see WebhookEndpointStore#state */
+    public WebhookEndpointStore.EndpointState state(String endpoint) {
+        return endpoints.state(endpoint);
     }
 
     /**
      * Records a delivered try of a parked delivery: its row goes. What it says of the endpoint is noted once per
      * round ({@link #answered}), not once per event.
      *
-     * @see EventStore#tried
+     * @see WebhookDeliveryStore#tried
      */
     public void delivered(String endpoint, long eventId, Instant now, Integer httpStatus) {
-        events.tried(endpoint, eventId, now, httpStatus, null, null);
+        deliveries.tried(endpoint, eventId, now, httpStatus, null, null);
     }
 
     /**
      * Notes that the endpoint took events (the last at {@code now}): it is failing no longer.
      *
-     * @see EventStore#noteEndpoint
+     * @see WebhookEndpointStore#noteEndpoint
      */
     public void answered(String endpoint, Instant now) {
-        events.noteEndpoint(endpoint, true, now, settings.disableAfterMillis());
+        endpoints.noteEndpoint(endpoint, true, now, settings.disableAfterMillis());
     }
 
     /**
      * Records one failed try of a parked delivery and what it says of the endpoint, in one transaction.
      *
      * @return true when the endpoint is disabled now
-     * @see EventStore#tried
-     * @see EventStore#noteEndpoint
+     * @see WebhookDeliveryStore#tried
+     * @see WebhookEndpointStore#noteEndpoint
      */
     public boolean tried(String endpoint, long eventId, Instant now, Integer httpStatus, String error, Instant nextTry) {
-        events.tried(endpoint, eventId, now, httpStatus, error, nextTry);
-        return events.noteEndpoint(endpoint, error == null, now, settings.disableAfterMillis());
+        deliveries.tried(endpoint, eventId, now, httpStatus, error, nextTry);
+        return endpoints.noteEndpoint(endpoint, error == null, now, settings.disableAfterMillis());
     }
 }

@@ -4,6 +4,7 @@ import dev.mailqueue.api.MailStatus;
 import dev.mailqueue.api.QueueStatistics;
 import dev.mailqueue.queue.entity.Utc;
 import dev.mailqueue.settings.control.InDoubtPolicy;
+import dev.mailqueue.queue.control.Suppressed;
 import dev.mailqueue.queue.control.SuppressionStore;
 import dev.mailqueue.queue.control.Verdict;
 import dev.mailqueue.testsupport.MailStates;
@@ -65,7 +66,7 @@ class StatisticsReaderTest {
                 InDoubtPolicy.RESEND);
         mails.attempt(held, at("09:02:00"), at("09:02:30"), Verdict.IN_DOUBT, null, "no answer", List.of(),
                 InDoubtPolicy.HOLD);
-        db.inTransaction(() -> SuppressionStore.on(db.tables()).add("blocked@example.com", SuppressionStore.ALL,
+        db.inTransaction(() -> SuppressionStore.on(db.tables()).add("blocked@example.com", Suppressed.ALL,
                 SuppressionStore.Reason.MANUAL, null, at("09:03:00")));
         mails.enqueue(TestMails.to(mail("suppressed at enqueue", 4, at("09:03:30")), List.of("blocked@example.com"),
                 List.of(), List.of()));

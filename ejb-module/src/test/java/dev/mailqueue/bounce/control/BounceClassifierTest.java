@@ -1,6 +1,6 @@
 package dev.mailqueue.bounce.control;
 
-import dev.mailqueue.queue.entity.BounceReport;
+import dev.mailqueue.queue.control.BounceReport;
 import dev.mailqueue.address.control.VerpAddress;
 import dev.mailqueue.address.control.VerpToken;
 import dev.mailqueue.address.control.VerpTokenTest;

@@ -1,7 +1,7 @@
 package dev.mailqueue.bounce.control;
 
 import dev.mailqueue.settings.control.ReportLimits;
-import dev.mailqueue.queue.entity.BounceReport;
+import dev.mailqueue.queue.control.BounceReport;
 import jakarta.mail.Session;
 import org.junit.jupiter.api.Test;
 

@@ -3,7 +3,6 @@ package dev.mailqueue.queue.control;
 import dev.mailqueue.settings.control.SoftBounceRule;
 import dev.mailqueue.settings.control.InDoubtPolicy;
 import dev.mailqueue.api.MailStatus;
-import dev.mailqueue.queue.entity.BounceReport;
 import dev.mailqueue.address.control.VerpToken;
 import dev.mailqueue.queue.entity.RecipientStatus;
 import dev.mailqueue.testsupport.QueueDatabase;
@@ -229,7 +228,7 @@ class BounceStoreTest {
 
     @Test
     void theNextEnqueueLeavesSuppressedRecipientsOutAndAMailWithNoOneElseIsSuppressed() {
-        suppressions.add("Gone@Example.org", SuppressionStore.ALL, SuppressionStore.Reason.MANUAL, "test", NOW);
+        suppressions.add("Gone@Example.org", Suppressed.ALL, SuppressionStore.Reason.MANUAL, "test", NOW);
 
         Enqueued mixed = enqueue(List.of("Gone@EXAMPLE.ORG", "fine@example.org"));
         Enqueued only = enqueue(List.of("Gone@example.org"));
@@ -253,12 +252,12 @@ class BounceStoreTest {
 
     @Test
     void anOperatorLiftsASuppression() {
-        suppressions.add("pat@example.org", SuppressionStore.ALL, SuppressionStore.Reason.MANUAL, "asked", NOW);
+        suppressions.add("pat@example.org", Suppressed.ALL, SuppressionStore.Reason.MANUAL, "asked", NOW);
         assertThat(suppressions.list("PAT@", null, 0, 10)).extracting(SuppressionStore.Entry::address)
                 .containsExactly("pat@example.org");
 
-        assertThat(suppressions.remove("pat@EXAMPLE.org", SuppressionStore.ALL)).isTrue();
-        assertThat(suppressions.remove("pat@example.org", SuppressionStore.ALL)).isFalse();
+        assertThat(suppressions.remove("pat@EXAMPLE.org", Suppressed.ALL)).isTrue();
+        assertThat(suppressions.remove("pat@example.org", Suppressed.ALL)).isFalse();
         assertThat(enqueue(List.of("pat@example.org")).suppressed()).isEmpty();
     }
 }

@@ -288,17 +288,17 @@ class ClaimStoreTest {
                 + " WHERE SUBJECT = 'via default, no account')"); // as before V5
         Lease lease = start("c#1", NOW);
 
-        assertThat(db.inTransaction(() -> pauses.pause(DispatchPauseStore.ACCOUNT + "backup", "operator", NOW))).isTrue();
-        assertThat(db.inTransaction(() -> pauses.pause(DispatchPauseStore.ACCOUNT + "backup", "another", NOW.plusSeconds(1))))
+        assertThat(db.inTransaction(() -> pauses.pause(Pauses.ACCOUNT + "backup", "operator", NOW))).isTrue();
+        assertThat(db.inTransaction(() -> pauses.pause(Pauses.ACCOUNT + "backup", "another", NOW.plusSeconds(1))))
                 .as("a repeat changes nothing").isFalse();
         assertThat(pauses.list()).containsExactly(
-                new DispatchPauseStore.Pause(DispatchPauseStore.ACCOUNT + "backup", NOW, "operator"));
+                new DispatchPauseStore.Pause(Pauses.ACCOUNT + "backup", NOW, "operator"));
         assertThat(db.inTransaction(() -> cut.countClaimable(NOW, 10, false, TestMails.ACCOUNTS))).isEqualTo(2);
         assertThat(claim(lease, 1, 10, NOW).mails()).extracting(ClaimedMail::subject)
                 .containsExactlyInAnyOrder("via default", "via default, no account");
         releaseAll();
 
-        assertThat(db.inTransaction(() -> pauses.pause(DispatchPauseStore.ACCOUNT + "mailqueue", "operator", NOW))).isTrue();
+        assertThat(db.inTransaction(() -> pauses.pause(Pauses.ACCOUNT + "mailqueue", "operator", NOW))).isTrue();
         assertThat(claim(lease, 2, 10, NOW).mails()).as("the default account's pause holds mail without an account too")
                 .isEmpty();
         assertThat(db.inTransaction(() -> cut.countClaimable(NOW, 10, false, TestMails.ACCOUNTS))).isZero();
@@ -306,10 +306,10 @@ class ClaimStoreTest {
                 .as("waiting, no attempt spent").isEqualTo(3);
         assertThat(db.number("SELECT COUNT(*) FROM MAIL_ATTEMPT")).isZero();
 
-        assertThat(db.inTransaction(() -> pauses.resume(DispatchPauseStore.ACCOUNT + "backup"))).isTrue();
-        assertThat(db.inTransaction(() -> pauses.resume(DispatchPauseStore.ACCOUNT + "backup"))).isFalse();
+        assertThat(db.inTransaction(() -> pauses.resume(Pauses.ACCOUNT + "backup"))).isTrue();
+        assertThat(db.inTransaction(() -> pauses.resume(Pauses.ACCOUNT + "backup"))).isFalse();
         assertThat(claim(lease, 3, 10, NOW).mails()).extracting(ClaimedMail::subject).containsExactly("via backup");
-        assertThat(db.inTransaction(() -> pauses.resume(DispatchPauseStore.ACCOUNT + "mailqueue"))).isTrue();
+        assertThat(db.inTransaction(() -> pauses.resume(Pauses.ACCOUNT + "mailqueue"))).isTrue();
         assertThat(claim(lease, 4, 10, NOW).mails()).extracting(ClaimedMail::subject)
                 .containsExactlyInAnyOrder("via default", "via default, no account");
     }
@@ -325,14 +325,14 @@ class ClaimStoreTest {
         assertThat(db.inTransaction(() -> campaigns.pause("winter", "operator", NOW))).isTrue();
         Lease second = start("c#2", NOW);
 
-        assertThat(db.inTransaction(() -> pauses.pause(DispatchPauseStore.QUEUE, "operator", NOW))).isTrue();
+        assertThat(db.inTransaction(() -> pauses.pause(Pauses.QUEUE, "operator", NOW))).isTrue();
         assertThat(claim(second, 1, 10, NOW).mails()).isEmpty();
         assertThat(db.inTransaction(() -> cut.countClaimable(NOW, 10, true, TestMails.ACCOUNTS))).isZero();
         assertThat(status(claimed.id())).isEqualTo("SENDING");
         assertThat(db.inTransaction(() -> cut.countClaimable(NOW.plusMillis(LEASE_MS + 1), 10, true, TestMails.ACCOUNTS)))
                 .as("a lease that ran out is still taken back").isEqualTo(1);
 
-        assertThat(db.inTransaction(() -> pauses.resume(DispatchPauseStore.QUEUE))).isTrue();
+        assertThat(db.inTransaction(() -> pauses.resume(Pauses.QUEUE))).isTrue();
         assertThat(claim(second, 2, 10, NOW).mails()).as("the campaign's own pause still holds")
                 .extracting(ClaimedMail::subject).containsExactlyInAnyOrder("via backup", "via default");
         assertThat(db.inTransaction(() -> campaigns.resume("winter"))).isTrue();

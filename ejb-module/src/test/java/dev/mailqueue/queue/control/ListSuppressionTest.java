@@ -83,7 +83,7 @@ class ListSuppressionTest {
 
     @Test
     void anEntryForAllMailCoversEveryList() {
-        suppressions.add("gone@example.org", SuppressionStore.ALL, SuppressionStore.Reason.HARD_BOUNCE, "5.1.1", NOW);
+        suppressions.add("gone@example.org", Suppressed.ALL, SuppressionStore.Reason.HARD_BOUNCE, "5.1.1", NOW);
 
         assertThat(enqueue("news", "gone@example.org").status()).isEqualTo(MailStatus.SUPPRESSED);
         assertThat(enqueue(null, "gone@example.org").status()).isEqualTo(MailStatus.SUPPRESSED);
@@ -110,7 +110,7 @@ class ListSuppressionTest {
         Enqueued alone = enqueue("news", "alone@example.org");
         Enqueued otherList = enqueue("offers", "late@example.org");
         suppressions.add("late@example.org", "news", SuppressionStore.Reason.UNSUBSCRIBE, null, NOW);
-        suppressions.add("alone@example.org", SuppressionStore.ALL, SuppressionStore.Reason.HARD_BOUNCE, "5.1.1", NOW);
+        suppressions.add("alone@example.org", Suppressed.ALL, SuppressionStore.Reason.HARD_BOUNCE, "5.1.1", NOW);
 
         ClaimStore.Claim claim = claim();
 

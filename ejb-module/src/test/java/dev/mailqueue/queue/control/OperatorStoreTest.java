@@ -100,7 +100,7 @@ class OperatorStoreTest {
                 .isEqualTo("REQUEUED");
         java.util.Map<String, dev.mailqueue.queue.entity.RecipientStatus> settled = db.inTransaction(() -> {
             try (var c = db.dataSource().getConnection()) {
-                return ClaimStore.settledRecipients(c, List.of(failed)).get(failed);
+                return StateReads.settledRecipients(c, List.of(failed)).get(failed);
             }
         });
         assertThat(settled).as("the refused recipient is open again, the accepted one stays settled")

@@ -61,7 +61,7 @@ class SeriesStoreTest {
         mails.cancel(cancelled, at("09:15:00"));
         mails.failed(failed, at("09:20:00"), at("09:20:01"), Verdict.PERMANENT, 550, "no such user");
         enqueue("created 09:24 for backup, waiting", at("09:24:00"), "backup");
-        db.inTransaction(() -> SuppressionStore.on(db.tables()).add("blocked@example.com", SuppressionStore.ALL,
+        db.inTransaction(() -> SuppressionStore.on(db.tables()).add("blocked@example.com", Suppressed.ALL,
                 SuppressionStore.Reason.MANUAL, null, at("09:24:30")));
         long suppressed = mails.enqueue(TestMails.to(TestMails.account(
                 mail("suppressed at enqueue 09:25: never waited", 4, at("09:25:00")), "mailqueue"),

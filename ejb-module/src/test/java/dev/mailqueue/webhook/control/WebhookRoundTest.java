@@ -1,7 +1,6 @@
 package dev.mailqueue.webhook.control;
 
 import com.sun.net.httpserver.HttpServer;
-import dev.mailqueue.queue.control.EventStore;
 import dev.mailqueue.queue.control.MailLifecycle;
 import dev.mailqueue.testsupport.QueueDatabase;
 import dev.mailqueue.testsupport.TestMails;
@@ -87,7 +86,10 @@ class WebhookRoundTest {
                 Map.entry("mailqueue.webhook.batch-size", "100"), Map.entry("mailqueue.webhook.allow-private-addresses", "true"));
         WebhookSettings webhookSettings = WebhookSettings.of(name -> Optional.ofNullable(settings.get(name)));
         WebhookTransactions tx = new WebhookTransactions(); // each call on a connection of its own, as REQUIRES_NEW
-        tx.events = EventStore.on(db.tables());
+        tx.cursors = EventCursorStore.on(db.tables());
+        tx.deliveries = WebhookDeliveryStore.on(db.tables());
+        tx.endpoints = WebhookEndpointStore.on(db.tables());
+        tx.leases = WorkLeaseStore.on(db.tables());
         tx.settings = webhookSettings;
         deadlines = Executors.newSingleThreadScheduledExecutor();
         cut = new WebhookPass();

@@ -1,7 +1,7 @@
 package dev.mailqueue.health.boundary;
 
-import dev.mailqueue.queue.control.EventStore;
 import dev.mailqueue.webhook.control.WebhookEndpoint;
+import dev.mailqueue.webhook.control.WebhookEndpointStore;
 import dev.mailqueue.webhook.control.WebhookSettings;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -25,14 +25,14 @@ public class WebhooksReadiness implements HealthCheck {
     WebhookSettings settings;
 
     @Inject
-    EventStore events;
+    WebhookEndpointStore endpoints;
 
     @Override
     public HealthCheckResponse call() {
         HealthCheckResponseBuilder response = HealthCheckResponse.named("webhooks").up();
         int disabled = 0;
         for (WebhookEndpoint endpoint : settings.endpoints()) {
-            EventStore.EndpointState state = events.state(endpoint.name());
+            WebhookEndpointStore.EndpointState state = endpoints.state(endpoint.name());
             if (state.disabledAt() != null) {
                 disabled++;
                 response.withData(endpoint.name(), "DISABLED since " + state.disabledAt());

@@ -1,14 +1,13 @@
-package dev.mailqueue.queue.entity;
+package dev.mailqueue.queue.control;
 
-import dev.mailqueue.bounce.control.BounceClassifier;
-import dev.mailqueue.bounce.control.ReportFields;
 import dev.mailqueue.settings.control.ReportLimits;
 import dev.mailqueue.address.control.VerpToken;
 import java.util.List;
 import java.util.Locale;
 
 /**
- * What one message of the bounce mailbox says, as {@link BounceClassifier} read it.
+ * What one message of the bounce mailbox says, as the bounce intake classified it: the value
+ * the bounce store records. A record, not an entity: no table maps to it.
  *
  * @param key               the report's identity for idempotence: its Message-ID, or {@code sha256:<hex>}
  *                          of its bytes when it has none; at most 255 characters
@@ -22,7 +21,7 @@ import java.util.Locale;
  *                          {@code originalMessageId} does
  * @param recipients        per recipient what happened, at most {@link ReportLimits#maxRecipients()}; empty
  *                          for {@link Kind#UNRECOGNISED}. Every field was checked against its grammar
- *                          ({@link ReportFields}): addresses are bare addresses of at most 254 octets, a
+ *                          by the bounce intake: addresses are bare addresses of at most 254 octets, a
  *                          status is an RFC 3463 code or null, text is clipped to 1,000 characters
  * @param summary           one line for the log: what was recognised, or why nothing was
  */

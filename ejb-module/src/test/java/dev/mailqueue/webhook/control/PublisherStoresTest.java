@@ -1,10 +1,23 @@
-package dev.mailqueue.queue.control;
+package dev.mailqueue.webhook.control;
 
 import dev.mailqueue.api.WebhookDelivery;
 import dev.mailqueue.api.EventRecord;
 import dev.mailqueue.settings.control.InDoubtPolicy;
 import dev.mailqueue.settings.control.RetryPolicy;
 import dev.mailqueue.api.EventType;
+import dev.mailqueue.queue.control.AttemptResult;
+import dev.mailqueue.queue.control.Change;
+import dev.mailqueue.queue.control.ClaimedMail;
+import dev.mailqueue.queue.control.EventStore;
+import dev.mailqueue.queue.control.Lease;
+import dev.mailqueue.queue.control.MailLifecycle;
+import dev.mailqueue.queue.control.NewMail;
+import dev.mailqueue.queue.control.QueueTables;
+import dev.mailqueue.queue.control.RecipientResult;
+import dev.mailqueue.queue.control.SqlTime;
+import dev.mailqueue.queue.control.Suppressed;
+import dev.mailqueue.queue.control.SuppressionStore;
+import dev.mailqueue.queue.control.Verdict;
 import dev.mailqueue.queue.entity.RecipientStatus;
 import dev.mailqueue.testsupport.QueueDatabase;
 import dev.mailqueue.testsupport.TestMails;
@@ -48,7 +61,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * tests read until what they expect has come, within a bounded time, as other test runs may share the server.
  */
 @Tag("database")
-class EventStoreTest {
+class PublisherStoresTest {
 
     static final Instant NOW = Instant.parse("2030-05-06T07:08:09Z");
     static final String OWNER = "host/server#9";
@@ -60,14 +73,22 @@ class EventStoreTest {
     @RegisterExtension
     static final QueueDatabase db = QueueDatabase.perTestClass();
 
-    EventStore cut;
+    EventStore eventStore;
+    EventCursorStore cursors;
+    WebhookDeliveryStore deliveries;
+    WebhookEndpointStore endpoints;
+    WorkLeaseStore leases;
     Lease lease;
     int claims;
     ExecutorService threads;
 
     @BeforeEach
     void store() {
-        cut = EventStore.on(db.tables());
+        eventStore = EventStore.on(db.tables());
+        cursors = EventCursorStore.on(db.tables());
+        deliveries = WebhookDeliveryStore.on(db.tables());
+        endpoints = WebhookEndpointStore.on(db.tables());
+        leases = WorkLeaseStore.on(db.tables());
         for (String table : List.of("WEBHOOK_DELIVERY", "EVENT_CURSOR", "WEBHOOK_ENDPOINT", "WORK_LEASE")) {
             db.update("DELETE FROM " + table);
         }
@@ -142,9 +163,9 @@ class EventStoreTest {
         List<EventRecord> events = new ArrayList<>();
         long until = System.nanoTime() + PATIENCE.toNanos();
         while (true) {
-            EventStore.Step step = db.inTransaction(() -> cut.read(publisher, limit, NOW));
+            EventCursorStore.Step step = db.inTransaction(() -> cursors.read(publisher, limit, NOW));
             events.addAll(step.events());
-            db.inTransaction(() -> cut.advance(step, NOW));
+            db.inTransaction(() -> cursors.advance(step, NOW));
             if (events.size() >= expected && !step.more() || System.nanoTime() > until) {
                 return events;
             }
@@ -167,11 +188,11 @@ class EventStoreTest {
 
     @Test
     void eachChangePublishesItsEventsWithTheirTypesRecipientsAndIdsInIdOrder() {
-        assertThat(cut.read("all", 100, NOW).events()).as("a new publisher starts now").isEmpty();
+        assertThat(cursors.read("all", 100, NOW).events()).as("a new publisher starts now").isEmpty();
         long a = enqueue(TestMails.inCampaign(mail("a", 4, NOW), "spring", "order-17", List.of("x", "y")));
         long b = enqueue(TestMails.to(mail("b", 4, NOW), List.of("ok@x.example", "OK@x.example", "gone@x.example",
                 "later@x.example"), List.of(), List.of()));
-        db.inTransaction(() -> SuppressionStore.on(db.tables()).add("blocked@x.example", SuppressionStore.ALL,
+        db.inTransaction(() -> SuppressionStore.on(db.tables()).add("blocked@x.example", Suppressed.ALL,
                 SuppressionStore.Reason.MANUAL, "test", NOW));
         long c = enqueue(TestMails.to(mail("c", 4, NOW), List.of("open@x.example", "blocked@x.example"), List.of(), List.of()));
         long d = enqueue(TestMails.due(mail("d", 4, NOW), NOW.plusSeconds(3600)));
@@ -197,7 +218,7 @@ class EventStoreTest {
                 id(log(b).get(0), 127),                           // the mail is deferred
                 id(log(d).get(0), 127),                           // cancelled
                 id(unsubscribe, 127));
-        assertThat(events).extracting(EventStoreTest::typeAndRecipient).containsExactly("suppressed:blocked@x.example",
+        assertThat(events).extracting(PublisherStoresTest::typeAndRecipient).containsExactly("suppressed:blocked@x.example",
                 "sent", "refused:gone@x.example", "sent:ok@x.example", "deferred", "cancelled",
                 "unsubscribed:Leaver@x.example");
 
@@ -224,8 +245,8 @@ class EventStoreTest {
         assertThat(left.detail()).isEqualTo("news");
         assertThat(left.messageId()).isNull();
 
-        assertThat(cut.eventsOf(b)).as("the mail's events, as published").isEqualTo(events.subList(2, 5));
-        assertThat(cut.eventsOf(c)).extracting(EventStoreTest::typeAndRecipient).containsExactly("suppressed:blocked@x.example");
+        assertThat(eventStore.eventsOf(b)).as("the mail's events, as published").isEqualTo(events.subList(2, 5));
+        assertThat(eventStore.eventsOf(c)).extracting(PublisherStoresTest::typeAndRecipient).containsExactly("suppressed:blocked@x.example");
     }
 
     Instant dueAt(long mailId) {
@@ -246,7 +267,7 @@ class EventStoreTest {
         ClaimedMail mail = claim(NOW, 1).get(0);
         record(mail, new Lease(lease.claimer() + 1_000, "someone/else#1"), Verdict.SENT, 250, null, List.of());
         assertThat(log(id)).as("the attempt is logged").hasSize(1);
-        assertThat(cut.eventsOf(id)).as("but publishes nothing").isEmpty();
+        assertThat(eventStore.eventsOf(id)).as("but publishes nothing").isEmpty();
 
         assertThatThrownBy(() -> db.inTransaction(() -> {
             db.outcomeStore().apply(List.of(new Change.Attempted(new AttemptResult(id, lease, SERVER, "mailqueue", 4, null,
@@ -254,7 +275,7 @@ class EventStoreTest {
                     false);
             throw new IllegalStateException("the commit never happens");
         })).hasMessageContaining("never happens");
-        assertThat(cut.eventsOf(id)).isEmpty();
+        assertThat(eventStore.eventsOf(id)).isEmpty();
     }
 
     @Test
@@ -265,7 +286,7 @@ class EventStoreTest {
                 + " SMTP_REPLY_CODE, ERROR, EVENT_TYPE) VALUES (" + next + ", ?, ?, ?, 'migrated', 'V13', 'NOTED', 250,"
                 + " '250 queued as 1', 'SENT')", id, java.sql.Timestamp.from(NOW), java.sql.Timestamp.from(NOW));
 
-        assertThat(cut.eventsOf(id)).singleElement().satisfies(e -> {
+        assertThat(eventStore.eventsOf(id)).singleElement().satisfies(e -> {
             assertThat(e.type()).isEqualTo(EventType.SENT);
             assertThat(e.detail()).isEqualTo("250 queued as 1");
             assertThat(e.id()).isEqualTo(id(log(id).get(0), 127));
@@ -282,7 +303,7 @@ class EventStoreTest {
      */
     @Test
     void aTransactionThatCommitsLateIsNotSkipped() throws Exception {
-        cut.read("late", 100, NOW);
+        cursors.read("late", 100, NOW);
         SuppressionStore suppressions = SuppressionStore.on(db.tables());
         CountDownLatch written = new CountDownLatch(1);
         CountDownLatch commit = new CountDownLatch(1);
@@ -302,8 +323,8 @@ class EventStoreTest {
             assertThat(b.isDone()).as("B waits for the event clock A holds").isFalse();
         }
         Future<List<EventRecord>> whileOpen = threads.submit(() -> {
-            EventStore.Step step = cut.read("late", 100, NOW);
-            cut.advance(step, NOW);
+            EventCursorStore.Step step = cursors.read("late", 100, NOW);
+            cursors.advance(step, NOW);
             return step.events();
         });
         List<EventRecord> seen = new ArrayList<>();
@@ -334,7 +355,7 @@ class EventStoreTest {
         cancel(old);
         long later = enqueue(TestMails.due(mail("later", 4, NOW), NOW.plusSeconds(3600)));
 
-        EventStore.Step start = cut.read("newcomer", 100, NOW);
+        EventCursorStore.Step start = cursors.read("newcomer", 100, NOW);
         assertThat(start.events()).isEmpty();
         assertThat(start.moves()).isFalse();
         assertThat(db.number("SELECT POSITION FROM EVENT_CURSOR WHERE NAME = 'newcomer'")).isEqualTo(start.to());
@@ -342,9 +363,9 @@ class EventStoreTest {
 
         List<EventRecord> events = new ArrayList<>();
         long until = System.nanoTime() + PATIENCE.toNanos();
-        EventStore.Step step;
+        EventCursorStore.Step step;
         do {
-            step = cut.read("newcomer", 100, NOW); // the topic refused: the cursor stays, the same events come again
+            step = cursors.read("newcomer", 100, NOW); // the topic refused: the cursor stays, the same events come again
             events = step.events();
         } while (!events.stream().map(EventRecord::mailId).toList().contains(later) && System.nanoTime() < until);
         if (QueueDatabase.KIND.equals("postgresql")) {
@@ -352,10 +373,10 @@ class EventStoreTest {
         } else {
             assertThat(events).extracting(EventRecord::mailId).containsExactly(later);
         }
-        assertThat(cut.read("newcomer", 100, NOW).events()).as("read again, not passed").isEqualTo(events);
-        assertThat(cut.advance(step, NOW)).isTrue();
-        assertThat(cut.advance(step, NOW)).as("a stale step moves nothing").isFalse();
-        assertThat(cut.read("newcomer", 100, NOW).events()).isEmpty();
+        assertThat(cursors.read("newcomer", 100, NOW).events()).as("read again, not passed").isEqualTo(events);
+        assertThat(cursors.advance(step, NOW)).isTrue();
+        assertThat(cursors.advance(step, NOW)).as("a stale step moves nothing").isFalse();
+        assertThat(cursors.read("newcomer", 100, NOW).events()).isEmpty();
     }
 
     /**
@@ -364,7 +385,7 @@ class EventStoreTest {
      */
     @Test
     void aBacklogIsReadInStepsEveryEventOnceInIdOrder() {
-        cut.read("steps", 2, NOW);
+        cursors.read("steps", 2, NOW);
         List<Long> ids = new ArrayList<>();
         for (int i = 0; i < 8; i++) {
             ids.add(enqueue(TestMails.due(mail("backlog " + i, 4, NOW), NOW.plusSeconds(3600))));
@@ -372,15 +393,15 @@ class EventStoreTest {
         cancel(ids.subList(0, 5).toArray(Long[]::new)); // one transaction, five rows
         ids.subList(5, 8).forEach(id -> cancel(id));
 
-        EventStore.Step first;
+        EventCursorStore.Step first;
         long until = System.nanoTime() + PATIENCE.toNanos();
         do {
-            first = cut.read("steps", 2, NOW);
+            first = cursors.read("steps", 2, NOW);
         } while (first.events().isEmpty() && System.nanoTime() < until);
         assertThat(first.more()).isTrue();
         assertThat(first.events()).hasSize(QueueDatabase.KIND.equals("postgresql") ? 5 : 2);
-        EventStore.Step taken = first;
-        db.inTransaction(() -> cut.advance(taken, NOW));
+        EventCursorStore.Step taken = first;
+        db.inTransaction(() -> cursors.advance(taken, NOW));
         List<EventRecord> events = new ArrayList<>(first.events());
         events.addAll(publish("steps", 8 - events.size(), 2));
 
@@ -390,13 +411,13 @@ class EventStoreTest {
 
     /** Counts the statements each connection prepares. */
     static DataSource counting(DataSource real, List<String> statements) {
-        return (DataSource) Proxy.newProxyInstance(EventStoreTest.class.getClassLoader(), new Class<?>[]{DataSource.class},
+        return (DataSource) Proxy.newProxyInstance(PublisherStoresTest.class.getClassLoader(), new Class<?>[]{DataSource.class},
                 (proxy, method, args) -> {
                     Object result = invoke(method, real, args);
                     if (!(result instanceof Connection c)) {
                         return result;
                     }
-                    return Proxy.newProxyInstance(EventStoreTest.class.getClassLoader(), new Class<?>[]{Connection.class},
+                    return Proxy.newProxyInstance(PublisherStoresTest.class.getClassLoader(), new Class<?>[]{Connection.class},
                             (p, m, a) -> {
                                 if (m.getName().equals("prepareStatement") || m.getName().equals("prepareCall")) {
                                     statements.add(((String) a[0]).toUpperCase(Locale.ROOT));
@@ -419,7 +440,7 @@ class EventStoreTest {
     @Test
     void anEndpointsRoundMovesItsCursorOnceAndRunsNoStatementPerEvent() {
         List<String> statements = new CopyOnWriteArrayList<>();
-        EventStore counted = EventStore.on(QueueTables.on(counting(db.dataSource(), statements)));
+        WebhookDeliveryStore counted = WebhookDeliveryStore.on(QueueTables.on(counting(db.dataSource(), statements)));
         counted.next("crm", ALL, 100, NOW);
         assertThat(db.number("SELECT COUNT(*) FROM EVENT_CURSOR WHERE NAME = 'webhook:crm'")).isEqualTo(1);
 
@@ -441,7 +462,7 @@ class EventStoreTest {
             long until = System.nanoTime() + PATIENCE.toNanos();
             while (got.size() < events + 1 && System.nanoTime() < until) {
                 statements.clear();
-                EventStore.EndpointStep step = db.inTransaction(() -> counted.next("crm", ALL, 100, NOW));
+                WebhookDeliveryStore.EndpointStep step = db.inTransaction(() -> counted.next("crm", ALL, 100, NOW));
                 db.inTransaction(() -> counted.pass("crm", step.batch(), List.of(), NOW));
                 got.addAll(step.batch().events());
             }
@@ -461,14 +482,14 @@ class EventStoreTest {
 
     @Test
     void aFailedDeliveryIsParkedAndBacksOffAndItsMailsLaterEventsWaitBehindItInOrder() {
-        cut.next("crm", ALL, 100, NOW);
+        deliveries.next("crm", ALL, 100, NOW);
         long m = enqueue(mail("m", 4, NOW));
         long n = enqueue(mail("n", 4, NOW));
         List<ClaimedMail> mails = claim(NOW, 2);
         record(claimed(mails, m), lease, Verdict.TRANSIENT, 451, null, List.of()); // m1: deferred
         record(claimed(mails, n), lease, Verdict.SENT, 250, null, List.of());      // n1: sent
         cancel(m);                                                                 // m2: cancelled
-        EventStore.EndpointStep step = step("crm", 3);
+        WebhookDeliveryStore.EndpointStep step = step("crm", 3);
         List<EventRecord> events = step.batch().events();
         assertThat(events).extracting(EventRecord::mailId).containsExactly(m, n, m);
         long m1 = events.get(0).id();
@@ -476,52 +497,52 @@ class EventStoreTest {
         long m2 = events.get(2).id();
 
         // The round: m1 fails, the rest of the batch is parked behind it, the cursor passes the batch.
-        assertThat(db.inTransaction(() -> cut.pass("crm", step.batch(), List.of(
-                EventStore.Parked.failed(events.get(0), 500, "the receiver answered HTTP 500", NOW.plusSeconds(5)),
-                EventStore.Parked.behind(events.get(1)), EventStore.Parked.behind(events.get(2))), NOW))).isTrue();
-        assertThat(cut.deliveries("crm", null, 0, 10)).extracting(d -> d.eventId() + " " + d.type() + " " + d.status()
+        assertThat(db.inTransaction(() -> deliveries.pass("crm", step.batch(), List.of(
+                WebhookDeliveryStore.Parked.failed(events.get(0), 500, "the receiver answered HTTP 500", NOW.plusSeconds(5)),
+                WebhookDeliveryStore.Parked.behind(events.get(1)), WebhookDeliveryStore.Parked.behind(events.get(2))), NOW))).isTrue();
+        assertThat(deliveries.deliveries("crm", null, 0, 10)).extracting(d -> d.eventId() + " " + d.type() + " " + d.status()
                 + " " + d.attempts()).containsExactly(m2 + " CANCELLED PENDING 0", n1 + " SENT PENDING 0",
                 m1 + " DEFERRED PENDING 1");
-        assertThat(cut.state("crm")).satisfies(s -> {
+        assertThat(endpoints.state("crm")).satisfies(s -> {
             assertThat(s.pending()).isEqualTo(3);
             assertThat(s.cursor()).isEqualTo(step.batch().to());
             assertThat(s.cursorMovedAt()).isEqualTo(NOW);
         });
 
         assertThat(dueIds("crm", NOW.plusSeconds(1))).as("m1 backs off and m2 waits behind it").containsExactly(n1);
-        cut.tried("crm", n1, NOW.plusSeconds(1), 204, null, null);
-        assertThat(cut.deliveries("crm", null, 0, 10)).as("a delivered event leaves no row")
+        deliveries.tried("crm", n1, NOW.plusSeconds(1), 204, null, null);
+        assertThat(deliveries.deliveries("crm", null, 0, 10)).as("a delivered event leaves no row")
                 .extracting(WebhookDelivery::eventId).containsExactly(m2, m1);
         assertThat(dueIds("crm", NOW.plusSeconds(5))).containsExactly(m1, m2);
-        cut.tried("crm", m1, NOW.plusSeconds(5), null, "no answer", NOW.plusSeconds(15));
-        assertThat(cut.deliveries("crm", "PENDING", 0, 10)).filteredOn(d -> d.eventId() == m1)
+        deliveries.tried("crm", m1, NOW.plusSeconds(5), null, "no answer", NOW.plusSeconds(15));
+        assertThat(deliveries.deliveries("crm", "PENDING", 0, 10)).filteredOn(d -> d.eventId() == m1)
                 .singleElement().satisfies(d -> assertThat(d.attempts()).isEqualTo(2));
         assertThat(dueIds("crm", NOW.plusSeconds(6))).isEmpty();
 
         // A new event of m comes from the cursor while m has parked deliveries: it must wait behind them.
         db.inTransaction(() -> db.operatorStore().requeue(List.of(m), NOW, 3, null, SERVER, "operator:test"));
         cancel(m);                                                                 // m3: cancelled again
-        EventStore.EndpointStep next = step("crm", 1);
+        WebhookDeliveryStore.EndpointStep next = step("crm", 1);
         assertThat(next.waiting()).containsExactly(m);
         long m3 = next.batch().events().get(0).id();
-        db.inTransaction(() -> cut.pass("crm", next.batch(), List.of(EventStore.Parked.behind(next.batch().events().get(0))),
+        db.inTransaction(() -> deliveries.pass("crm", next.batch(), List.of(WebhookDeliveryStore.Parked.behind(next.batch().events().get(0))),
                 NOW.plusSeconds(6)));
 
-        cut.tried("crm", m1, NOW.plusSeconds(15), 204, null, null);
+        deliveries.tried("crm", m1, NOW.plusSeconds(15), 204, null, null);
         assertThat(dueIds("crm", NOW.plusSeconds(15))).containsExactly(m2, m3);
-        cut.tried("crm", m2, NOW.plusSeconds(16), 400, "the receiver answered HTTP 400", null); // given up
+        deliveries.tried("crm", m2, NOW.plusSeconds(16), 400, "the receiver answered HTTP 400", null); // given up
         assertThat(dueIds("crm", NOW.plusSeconds(16))).as("a given-up delivery holds nothing back").containsExactly(m3);
-        assertThat(cut.deliveries("crm", "FAILED", 0, 10)).extracting(WebhookDelivery::eventId).containsExactly(m2);
-        assertThat(cut.state("crm")).satisfies(s -> {
+        assertThat(deliveries.deliveries("crm", "FAILED", 0, 10)).extracting(WebhookDelivery::eventId).containsExactly(m2);
+        assertThat(endpoints.state("crm")).satisfies(s -> {
             assertThat(s.pending()).isEqualTo(1);
             assertThat(s.failed()).isEqualTo(1);
         });
     }
 
-    EventStore.EndpointStep step(String endpoint, int events) {
+    WebhookDeliveryStore.EndpointStep step(String endpoint, int events) {
         long until = System.nanoTime() + PATIENCE.toNanos();
         while (true) {
-            EventStore.EndpointStep step = db.inTransaction(() -> cut.next(endpoint, ALL, 100, NOW));
+            WebhookDeliveryStore.EndpointStep step = db.inTransaction(() -> deliveries.next(endpoint, ALL, 100, NOW));
             if (step.batch().events().size() >= events || System.nanoTime() > until) {
                 return step;
             }
@@ -530,47 +551,47 @@ class EventStoreTest {
     }
 
     List<Long> dueIds(String endpoint, Instant now) {
-        return cut.due(endpoint, now, 10).stream().map(d -> d.event().id()).toList();
+        return deliveries.due(endpoint, now, 10).stream().map(d -> d.event().id()).toList();
     }
 
     @Test
     void anEndpointGetsTheEventsItWantsAndARedeliveryParksADeliveredEventAgain() {
-        cut.next("crm", ALL, 100, NOW);
+        deliveries.next("crm", ALL, 100, NOW);
         long news = enqueue(TestMails.inCampaign(TestMails.due(mail("news", 4, NOW), NOW.plusSeconds(3600)), "news", null, List.of()));
         long other = enqueue(TestMails.due(mail("other", 4, NOW), NOW.plusSeconds(3600)));
         cancel(news, other);
         List<EventRecord> wanted = new ArrayList<>();
         long until = System.nanoTime() + PATIENCE.toNanos();
         while (wanted.isEmpty() && System.nanoTime() < until) {
-            EventStore.EndpointStep step = db.inTransaction(() -> cut.next("crm", (type, campaign) -> "news".equals(campaign)
+            WebhookDeliveryStore.EndpointStep step = db.inTransaction(() -> deliveries.next("crm", (type, campaign) -> "news".equals(campaign)
                     && type == EventType.CANCELLED, 100, NOW));
-            db.inTransaction(() -> cut.pass("crm", step.batch(), List.of(), NOW));
+            db.inTransaction(() -> deliveries.pass("crm", step.batch(), List.of(), NOW));
             wanted.addAll(step.batch().events());
         }
         assertThat(wanted).extracting(EventRecord::mailId).containsExactly(news);
 
         long delivered = wanted.get(0).id();
-        assertThat(cut.redeliver("crm", delivered, NOW)).isTrue();
+        assertThat(deliveries.redeliver("crm", delivered, NOW)).isTrue();
         assertThat(dueIds("crm", NOW)).containsExactly(delivered);
-        assertThat(cut.redeliver("crm", delivered, NOW.plusSeconds(1))).as("once parked, put in line again").isTrue();
-        assertThat(cut.redeliver("crm", delivered + 1, NOW)).as("no such event").isFalse();
-        assertThat(cut.redeliver("crm", 12_345 * 128 + 127, NOW)).as("no such log row").isFalse();
+        assertThat(deliveries.redeliver("crm", delivered, NOW.plusSeconds(1))).as("once parked, put in line again").isTrue();
+        assertThat(deliveries.redeliver("crm", delivered + 1, NOW)).as("no such event").isFalse();
+        assertThat(deliveries.redeliver("crm", 12_345 * 128 + 127, NOW)).as("no such log row").isFalse();
     }
 
     @Test
     void aDeletedMailTakesItsEventsAndParkedDeliveriesWithItAndRetentionThoseOfNoMail() {
-        cut.next("crm", ALL, 100, NOW);
+        deliveries.next("crm", ALL, 100, NOW);
         long id = enqueue(TestMails.due(mail("deleted later", 4, NOW), NOW.plusSeconds(3600)));
         cancel(id);
-        db.inTransaction(() -> SuppressionStore.on(db.tables()).add("gone@x.example", SuppressionStore.ALL,
+        db.inTransaction(() -> SuppressionStore.on(db.tables()).add("gone@x.example", Suppressed.ALL,
                 SuppressionStore.Reason.UNSUBSCRIBE, null, NOW.minus(Duration.ofDays(40))));
-        EventStore.EndpointStep step = step("crm", 2);
-        db.inTransaction(() -> cut.pass("crm", step.batch(), step.batch().events().stream().map(EventStore.Parked::behind)
+        WebhookDeliveryStore.EndpointStep step = step("crm", 2);
+        db.inTransaction(() -> deliveries.pass("crm", step.batch(), step.batch().events().stream().map(WebhookDeliveryStore.Parked::behind)
                 .toList(), NOW));
         assertThat(db.number("SELECT COUNT(*) FROM WEBHOOK_DELIVERY")).isEqualTo(2);
 
         assertThat(db.inTransaction(() -> db.operatorStore().delete(List.of(id)))).isEqualTo(1);
-        assertThat(cut.eventsOf(id)).isEmpty();
+        assertThat(eventStore.eventsOf(id)).isEmpty();
         assertThat(db.number("SELECT COUNT(*) FROM WEBHOOK_DELIVERY WHERE MAIL_ID = ?", id)).isZero();
         assertThat(db.inTransaction(() -> db.operatorStore().deleteMaillessEventsBefore(NOW.minus(Duration.ofDays(30)))))
                 .isEqualTo(1);
@@ -582,7 +603,7 @@ class EventStoreTest {
         db.update("INSERT INTO WEBHOOK_DELIVERY (ENDPOINT, EVENT_ID, ATTEMPT_ID, MAIL_ID, STATUS, ATTEMPTS, CREATED_AT,"
                 + " NEXT_ATTEMPT_AT) VALUES ('crm', ?, 999, NULL, 'PENDING', 0, ?, ?)", 999L * 128 + 127,
                 java.sql.Timestamp.from(NOW.minus(Duration.ofDays(1))), java.sql.Timestamp.from(NOW.minus(Duration.ofDays(1))));
-        assertThat(cut.due("crm", NOW, 10)).isEmpty();
+        assertThat(deliveries.due("crm", NOW, 10)).isEmpty();
         assertThat(db.number("SELECT COUNT(*) FROM WEBHOOK_DELIVERY")).isZero();
     }
 
@@ -590,22 +611,22 @@ class EventStoreTest {
 
     @Test
     void anEndpointFailingLongEnoughIsDisabledUntilEnabledAndASuccessClearsItsFailure() {
-        assertThat(cut.noteEndpoint("flaky", false, NOW, 60_000)).isFalse();
-        assertThat(cut.noteEndpoint("flaky", true, NOW.plusSeconds(30), 60_000)).isFalse();
-        assertThat(cut.noteEndpoint("flaky", false, NOW.plusSeconds(40), 60_000)).isFalse();
-        assertThat(cut.noteEndpoint("flaky", false, NOW.plusSeconds(99), 60_000)).isFalse();
-        assertThat(cut.noteEndpoint("flaky", false, NOW.plusSeconds(100), 60_000)).isTrue();
-        assertThat(cut.state("flaky").failingSince()).isEqualTo(NOW.plusSeconds(40));
-        assertThat(cut.state("flaky").cursor()).as("no round yet").isNull();
-        assertThat(cut.enable("flaky")).isTrue();
-        assertThat(cut.state("flaky").disabledAt()).isNull();
+        assertThat(endpoints.noteEndpoint("flaky", false, NOW, 60_000)).isFalse();
+        assertThat(endpoints.noteEndpoint("flaky", true, NOW.plusSeconds(30), 60_000)).isFalse();
+        assertThat(endpoints.noteEndpoint("flaky", false, NOW.plusSeconds(40), 60_000)).isFalse();
+        assertThat(endpoints.noteEndpoint("flaky", false, NOW.plusSeconds(99), 60_000)).isFalse();
+        assertThat(endpoints.noteEndpoint("flaky", false, NOW.plusSeconds(100), 60_000)).isTrue();
+        assertThat(endpoints.state("flaky").failingSince()).isEqualTo(NOW.plusSeconds(40));
+        assertThat(endpoints.state("flaky").cursor()).as("no round yet").isNull();
+        assertThat(endpoints.enable("flaky")).isTrue();
+        assertThat(endpoints.state("flaky").disabledAt()).isNull();
     }
 
     @Test
     void oneServerAtATimeHoldsTheWorkLeaseUntilItRunsOut() {
-        assertThat(cut.lease("test-work", "a", NOW, NOW.plusSeconds(30))).isTrue();
-        assertThat(cut.lease("test-work", "b", NOW.plusSeconds(10), NOW.plusSeconds(40))).isFalse();
-        assertThat(cut.lease("test-work", "a", NOW.plusSeconds(20), NOW.plusSeconds(50))).isTrue();
-        assertThat(cut.lease("test-work", "b", NOW.plusSeconds(51), NOW.plusSeconds(80))).isTrue();
+        assertThat(leases.lease("test-work", "a", NOW, NOW.plusSeconds(30))).isTrue();
+        assertThat(leases.lease("test-work", "b", NOW.plusSeconds(10), NOW.plusSeconds(40))).isFalse();
+        assertThat(leases.lease("test-work", "a", NOW.plusSeconds(20), NOW.plusSeconds(50))).isTrue();
+        assertThat(leases.lease("test-work", "b", NOW.plusSeconds(51), NOW.plusSeconds(80))).isTrue();
     }
 }
