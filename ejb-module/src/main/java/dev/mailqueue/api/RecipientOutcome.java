@@ -9,7 +9,9 @@ import java.time.Instant;
  * the suppression list concerned it alone ({@code perRecipient} true: {@code SENT}, {@code REFUSED},
  * {@code DEFERRED}, {@code BOUNCED}, {@code COMPLAINED}, {@code SUPPRESSED}), else the mail's:
  * {@code PENDING} while the mail is QUEUED, SENDING or HELD, otherwise the mail's status ({@code SENT},
- * {@code FAILED}, {@code CANCELLED}, {@code EXPIRED}, {@code SUPPRESSED}).
+ * {@code FAILED}, {@code CANCELLED}, {@code EXPIRED}, {@code SUPPRESSED}). A recipient that shares a {@code SENT} or
+ * {@code FAILED} status shows the reply of the attempt that settled the mail (the SMTP transaction that answered
+ * for every recipient at once, e.g. {@code 250} to the end of DATA).
  */
 public class RecipientOutcome implements Serializable {
 
@@ -74,7 +76,7 @@ public class RecipientOutcome implements Serializable {
         this.perRecipient = perRecipient;
     }
 
-    /** @return the SMTP reply code for this recipient, or null */
+    /** @return the SMTP reply code for this recipient (its own, or the settling attempt's), or null */
     public Integer getReplyCode() {
         return replyCode;
     }
@@ -101,7 +103,7 @@ public class RecipientOutcome implements Serializable {
         this.replyText = replyText;
     }
 
-    /** @return when its own status was last set, or null when it has none */
+    /** @return when its own status was last set, or when the attempt that settled the mail ended; null when neither */
     public Instant getUpdatedAt() {
         return updatedAt == null ? null : Instant.parse(updatedAt);
     }

@@ -107,7 +107,7 @@ class MailViewsTest {
         assertThat(sent.getLastAttemptAt()).isEqualTo(at("09:07:30"));
         assertThat(sent.getClaimedAt()).isNull();
         assertThat(sent.getNotBefore()).as("out of the queue: not due").isNull();
-        assertThat(sent.getAttemptsRemaining()).as("out of the queue: none left").isZero();
+        assertThat(sent.getAttemptsRemaining()).as("out of the queue: no count to show").isNull();
         assertThat(sent.getLastError()).isNull();
         assertThat(sent.getAttempts()).extracting(AttemptView::getOutcome, AttemptView::getSmtpReplyCode,
                         AttemptView::getAccount, AttemptView::getServerInstance)
@@ -183,10 +183,33 @@ class MailViewsTest {
                 .containsExactly(tuple(MailStatus.QUEUED, "PENDING", "rcpt@example.com"),
                         tuple(MailStatus.HELD, "PENDING", "rcpt@example.com"),
                         tuple(MailStatus.FAILED, "FAILED", "rcpt@example.com"));
+        assertThat(views(v -> v.detail(failed)).orElseThrow().getRecipientOutcomes().get(0))
+                .as("the reply of the attempt that failed it").extracting(RecipientOutcome::getReplyCode,
+                        RecipientOutcome::getReplyText, RecipientOutcome::getUpdatedAt)
+                .containsExactly(554, "554 refused", at("09:03:01"));
+        assertThat(List.of(queued, held)).map(id -> views(v -> v.detail(id)).orElseThrow().getRecipientOutcomes().get(0))
+                .as("no attempt settled them").extracting(RecipientOutcome::getReplyCode).containsOnlyNulls();
         MailDetail held1 = views(v -> v.detail(held)).orElseThrow();
         assertThat(held1.getFirstAttemptAt()).isEqualTo(at("09:01:00"));
         assertThat(held1.getLastError()).contains("no answer").contains("held for review");
         assertThat(held1.getText()).isEqualTo("text of held");
+    }
+
+    @Test
+    void aMailSentInOneTransactionShowsEachRecipientTheReplyToItsDataAndNoAttemptsLeft() {
+        long id = mails.enqueue(TestMails.to(mail("whole", 4, at("09:00:00")),
+                List.of("ann@example.org"), List.of("bob@example.org"), List.of()));
+        mails.failed(id, at("09:01:00"), at("09:01:01"), Verdict.TRANSIENT, 451, "try later");
+        mails.sent(id, at("09:07:00"), at("09:07:02"));
+
+        MailDetail detail = views(v -> v.detail(id)).orElseThrow();
+
+        assertThat(detail.getAttemptsRemaining()).isNull();
+        assertThat(detail.getRecipientOutcomes()).extracting(RecipientOutcome::getAddress, RecipientOutcome::getStatus,
+                        RecipientOutcome::isPerRecipient, RecipientOutcome::getReplyCode, RecipientOutcome::getUpdatedAt)
+                .as("the reply of the attempt that sent it, not of the one before")
+                .containsExactly(tuple("ann@example.org", "SENT", false, 250, at("09:07:02")),
+                        tuple("bob@example.org", "SENT", false, 250, at("09:07:02")));
     }
 
     @Test
