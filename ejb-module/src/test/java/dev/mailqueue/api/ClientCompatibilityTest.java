@@ -16,11 +16,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.entry;
 
 /**
- * The remote EJB's arguments as today's clients send them: the resources hold a {@link MailRequest} (one with content,
- * one naming a template) and a {@link RawMail} serialized by the client jar of 1.0.0 (main 7a19291, with Java
- * serialization, base64), and the classes of this build must read them field for field. A change that drops a field,
- * changes a field's type or the {@code serialVersionUID} fails here; a remote caller would then need a new client
- * jar, and the change must be versioned rather than slipped in. Liberty's ORB marshals the same fields (RMI-IIOP value
+ * The remote EJB's arguments and answers as the client jar of 1.0.0 (main 7a19291) writes and reads them: the
+ * resources hold a {@link MailRequest} (one with content, one naming a template) and a {@link RawMail} serialized by
+ * that jar, and {@link MailView}s and an {@link EnqueueReceipt} serialized by its classes (Java serialization,
+ * base64); the classes of this build must read them field for field. A change that drops a field, changes a field's
+ * type or the {@code serialVersionUID}, or turns one of these classes into a record, fails here: the other side would
+ * then need a new client jar, and the change must be versioned rather than slipped in. Liberty's ORB marshals the same fields (RMI-IIOP value
  * types are described by the class's serializable fields and its {@code serialVersionUID}), so this is the nearest
  * check that needs no second server.
  */
@@ -84,6 +85,44 @@ class ClientCompatibilityTest {
         assertThat(raw.getReference()).isEqualTo("raw-1");
         assertThat(raw.getTags()).containsExactly("raw");
         assertThat(raw.getUnsubscribeList()).isEqualTo("news");
+    }
+
+    @Test
+    void theViewsOfTodaysClientJarReadWholeAndAMailOutOfTheQueueShowsNoCountOfAttemptsLeft() throws Exception {
+        List<Object> written = read("mail-view-1.0.b64", 3);
+        MailView queued = (MailView) written.get(0);
+        MailView sent = (MailView) written.get(1);
+        EnqueueReceipt receipt = (EnqueueReceipt) written.get(2);
+
+        assertThat(queued.getStatus()).isEqualTo(MailStatus.QUEUED);
+        assertThat(queued.getAttemptsRemaining()).isEqualTo(3);
+        assertThat(queued.getNotBefore()).isEqualTo(Instant.parse("2026-11-29T10:00:00Z"));
+        assertThat(sent.getAttemptsRemaining()).as("1.0 wrote 0 for a sent mail").isNull();
+        assertThat(sent.getId()).isEqualTo(42);
+        assertThat(sent.getCc()).containsExactly("carol@example.com");
+        assertThat(sent.getAddresses()).singleElement().satisfies(a -> {
+            assertThat(a.getField()).isEqualTo("to");
+            assertThat(a.getName()).isEqualTo("Customer");
+        });
+        assertThat(sent.getSentAt()).isEqualTo(Instant.parse("2026-11-28T10:00:06Z"));
+        assertThat(sent.getTags()).containsExactly("order");
+        assertThat(sent.getEnqueuedBy()).isEqualTo("sender");
+        assertThat(sent.getAttempts()).singleElement().satisfies(a -> {
+            assertThat(a.getSmtpReplyCode()).isEqualTo(250);
+            assertThat(a.getSmtpReplyText()).isEqualTo("250 OK");
+            assertThat(a.getEnhancedStatus()).isEqualTo("2.0.0");
+            assertThat(a.getFinishedAt()).isEqualTo(Instant.parse("2026-11-28T10:00:06Z"));
+        });
+        assertThat(sent.getRecipients()).singleElement().satisfies(r -> {
+            assertThat(r.getAddress()).isEqualTo("carol@example.com");
+            assertThat(r.getReplyCode()).isEqualTo(250);
+        });
+        assertThat(sent.getAttachments()).singleElement().satisfies(a -> assertThat(a.getSizeBytes()).isEqualTo(6));
+        assertThat(sent.getHeaders()).containsExactly(entry("X-Order", "42"));
+        assertThat(receipt.getId()).isEqualTo(43);
+        assertThat(receipt.isDuplicate()).isTrue();
+        assertThat(receipt.getCopies()).extracting(EnqueueReceipt::getId).containsExactly(44L);
+        assertThat(receipt.getSuppressed()).containsExactly("gone@example.com");
     }
 
     /** @return the first {@code count} objects of the resource's stream, in order */
