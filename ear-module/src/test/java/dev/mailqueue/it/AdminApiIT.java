@@ -282,6 +282,9 @@ class AdminApiIT extends QueueServerIT {
                 .as("the reply of the attempt that sent it").containsExactly(
                         org.assertj.core.groups.Tuple.tuple("to", "SENT", 250, attempt.get("smtpReplyText")),
                         org.assertj.core.groups.Tuple.tuple("cc", "SENT", 250, attempt.get("smtpReplyText")));
+        assertThat((List<Map<String, Object>>) detail.get("recipientOutcomes")).allSatisfy(r -> assertThat(r)
+                .containsEntry("perRecipient", false).containsEntry("updatedAt", attempt.get("finishedAt"))
+                .containsKey("address"));
 
         HttpResponse<String> events = QueueApi.getAs(TestUser.ADMIN, QueueApi.BASE, "/api/admin/mails/" + mail.getId() + "/events");
         Map<String, Object> sent = QueueApi.jsonList(events.body()).stream().filter(e -> "sent".equals(e.get("type")))

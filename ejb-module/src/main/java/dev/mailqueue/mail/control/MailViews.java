@@ -179,29 +179,20 @@ public class MailViews {
      * @return where it stands
      */
     static RecipientOutcome outcome(AddressView address, MailRecipient row, MailStatus mail, AttemptView settling) {
-        RecipientOutcome outcome = new RecipientOutcome();
-        outcome.setField(address.getField());
-        outcome.setAddress(address.getAddress());
-        outcome.setName(address.getName());
         if (row != null) {
-            outcome.setStatus(row.getStatus().name());
-            outcome.setPerRecipient(true);
-            outcome.setReplyCode(row.getReplyCode());
-            outcome.setEnhancedStatus(row.getEnhancedStatus());
-            outcome.setReplyText(row.getReplyText());
-            outcome.setUpdatedAt(Utc.toInstant(row.getUpdatedAt()));
-        } else if (MailLifecycle.isFinished(mail)) {
-            outcome.setStatus(mail.name());
-            if (settling != null) {
-                outcome.setReplyCode(settling.getSmtpReplyCode());
-                outcome.setEnhancedStatus(settling.getEnhancedStatus());
-                outcome.setReplyText(settling.getSmtpReplyText());
-                outcome.setUpdatedAt(settling.getFinishedAt());
-            }
-        } else {
-            outcome.setStatus("PENDING");
+            return new RecipientOutcome(address.getField(), address.getAddress(), address.getName(),
+                    row.getStatus().name(), true, row.getReplyCode(), row.getEnhancedStatus(), row.getReplyText(),
+                    Utc.toInstant(row.getUpdatedAt()));
         }
-        return outcome;
+        if (!MailLifecycle.isFinished(mail)) {
+            return RecipientOutcome.shared(address.getField(), address.getAddress(), address.getName(), "PENDING");
+        }
+        if (settling == null) {
+            return RecipientOutcome.shared(address.getField(), address.getAddress(), address.getName(), mail.name());
+        }
+        return new RecipientOutcome(address.getField(), address.getAddress(), address.getName(), mail.name(), false,
+                settling.getSmtpReplyCode(), settling.getEnhancedStatus(), settling.getSmtpReplyText(),
+                settling.getFinishedAt());
     }
 
     /**

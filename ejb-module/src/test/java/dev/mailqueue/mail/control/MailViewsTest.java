@@ -155,8 +155,8 @@ class MailViewsTest {
                 .as("the refused one is tried again").containsExactlyInAnyOrder(tuple("ann@example.org", "SENT"),
                         tuple("bob@example.org", "DEFERRED"));
         MailDetail detail = views(v -> v.detail(id)).orElseThrow();
-        assertThat(detail.getRecipientOutcomes()).extracting(RecipientOutcome::getAddress, RecipientOutcome::getStatus,
-                RecipientOutcome::isPerRecipient).containsExactly(tuple("ann@example.org", "SENT", true),
+        assertThat(detail.getRecipientOutcomes()).extracting(RecipientOutcome::address, RecipientOutcome::status,
+                RecipientOutcome::perRecipient).containsExactly(tuple("ann@example.org", "SENT", true),
                 tuple("Bob@Example.org", "DEFERRED", true));
 
         mails.attempt(id, at("09:03:00"), at("09:03:01"), Verdict.SENT, 250, null,
@@ -178,17 +178,17 @@ class MailViewsTest {
         mails.failed(failed, at("09:03:00"), at("09:03:01"), Verdict.PERMANENT, 554, "refused");
 
         assertThat(List.of(queued, held, failed)).map(id -> views(v -> v.detail(id)).orElseThrow())
-                .extracting(MailView::getStatus, d -> d.getRecipientOutcomes().get(0).getStatus(),
-                        d -> d.getRecipientOutcomes().get(0).getAddress())
+                .extracting(MailView::getStatus, d -> d.getRecipientOutcomes().get(0).status(),
+                        d -> d.getRecipientOutcomes().get(0).address())
                 .containsExactly(tuple(MailStatus.QUEUED, "PENDING", "rcpt@example.com"),
                         tuple(MailStatus.HELD, "PENDING", "rcpt@example.com"),
                         tuple(MailStatus.FAILED, "FAILED", "rcpt@example.com"));
         assertThat(views(v -> v.detail(failed)).orElseThrow().getRecipientOutcomes().get(0))
-                .as("the reply of the attempt that failed it").extracting(RecipientOutcome::getReplyCode,
-                        RecipientOutcome::getReplyText, RecipientOutcome::getUpdatedAt)
+                .as("the reply of the attempt that failed it").extracting(RecipientOutcome::replyCode,
+                        RecipientOutcome::replyText, RecipientOutcome::updatedAt)
                 .containsExactly(554, "554 refused", at("09:03:01"));
         assertThat(List.of(queued, held)).map(id -> views(v -> v.detail(id)).orElseThrow().getRecipientOutcomes().get(0))
-                .as("no attempt settled them").extracting(RecipientOutcome::getReplyCode).containsOnlyNulls();
+                .as("no attempt settled them").extracting(RecipientOutcome::replyCode).containsOnlyNulls();
         MailDetail held1 = views(v -> v.detail(held)).orElseThrow();
         assertThat(held1.getFirstAttemptAt()).isEqualTo(at("09:01:00"));
         assertThat(held1.getLastError()).contains("no answer").contains("held for review");
@@ -205,8 +205,8 @@ class MailViewsTest {
         MailDetail detail = views(v -> v.detail(id)).orElseThrow();
 
         assertThat(detail.getAttemptsRemaining()).isNull();
-        assertThat(detail.getRecipientOutcomes()).extracting(RecipientOutcome::getAddress, RecipientOutcome::getStatus,
-                        RecipientOutcome::isPerRecipient, RecipientOutcome::getReplyCode, RecipientOutcome::getUpdatedAt)
+        assertThat(detail.getRecipientOutcomes()).extracting(RecipientOutcome::address, RecipientOutcome::status,
+                        RecipientOutcome::perRecipient, RecipientOutcome::replyCode, RecipientOutcome::updatedAt)
                 .as("the reply of the attempt that sent it, not of the one before")
                 .containsExactly(tuple("ann@example.org", "SENT", false, 250, at("09:07:02")),
                         tuple("bob@example.org", "SENT", false, 250, at("09:07:02")));
