@@ -428,7 +428,7 @@ let found = null;
 function mailRow(withAttempts) {
     return mail => {
         const tr = row(mailLink(mail), time(mail.createdAt), mail.from, (mail.to || []).join(', '), mail.subject,
-            statusCell(mail.status), ...(withAttempts ? [el('td', {class: 'number'}, mail.attemptsRemaining)] : []),
+            statusCell(mail.status), ...(withAttempts ? [el('td', {class: 'number'}, mail.attemptsRemaining ?? '—')] : []),
             el('td', {class: 'error-text'}, mail.lastError || ''));
         tr.id = (withAttempts ? 'result-' : 'mail-') + mail.id;
         return tr;

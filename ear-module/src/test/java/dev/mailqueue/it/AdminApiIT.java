@@ -256,6 +256,44 @@ class AdminApiIT extends QueueServerIT {
         }
     }
 
+    /**
+     * A mail sent in one SMTP transaction, as the sender's GET and the console's mail page read it: no count of
+     * attempts left (it has left the queue), each recipient with the reply its attempt got, and the sent event's
+     * reply text without the code it carries beside it (not "250 250 OK").
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void aSentMailShowsNoAttemptsLeftAndTheReplyThatSentItOnceEach() {
+        String domain = marker();
+        EnqueueReceipt mail = QueueApi.enqueue(new MailRequest().from("alice@sender.example").to("to@" + domain)
+                .cc("cc@" + domain).subject("sent whole").text("x"));
+        QueueApi.awaitStatus(mail.getId(), MailStatus.SENT, Duration.ofSeconds(30));
+
+        Map<String, Object> own = QueueApi.jsonObject(QueueApi.get("/api/mails/" + mail.getId()).body());
+        assertThat(own).containsEntry("status", "SENT").doesNotContainKey("attemptsRemaining");
+        HttpResponse<String> read = QueueApi.getAs(TestUser.ADMIN, QueueApi.BASE, "/api/admin/mails/" + mail.getId());
+        assertThat(read.statusCode()).as(read.body()).isEqualTo(200);
+        Map<String, Object> detail = QueueApi.jsonObject(read.body());
+        assertThat(detail).doesNotContainKey("attemptsRemaining");
+        Map<String, Object> attempt = ((List<Map<String, Object>>) detail.get("attempts")).get(0);
+        assertThat(((Number) attempt.get("smtpReplyCode")).intValue()).isEqualTo(250);
+        assertThat((List<Map<String, Object>>) detail.get("recipientOutcomes")).extracting(r -> r.get("field"),
+                        r -> r.get("status"), r -> ((Number) r.get("replyCode")).intValue(), r -> r.get("replyText"))
+                .as("the reply of the attempt that sent it").containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("to", "SENT", 250, attempt.get("smtpReplyText")),
+                        org.assertj.core.groups.Tuple.tuple("cc", "SENT", 250, attempt.get("smtpReplyText")));
+        assertThat((List<Map<String, Object>>) detail.get("recipientOutcomes")).allSatisfy(r -> assertThat(r)
+                .containsEntry("perRecipient", false).containsEntry("updatedAt", attempt.get("finishedAt"))
+                .containsKey("address"));
+
+        HttpResponse<String> events = QueueApi.getAs(TestUser.ADMIN, QueueApi.BASE, "/api/admin/mails/" + mail.getId() + "/events");
+        Map<String, Object> sent = QueueApi.jsonList(events.body()).stream().filter(e -> "sent".equals(e.get("type")))
+                .findFirst().orElseThrow(() -> new AssertionError("no sent event: " + events.body()));
+        Map<String, Object> reply = (Map<String, Object>) sent.get("reply");
+        assertThat(((Number) reply.get("code")).intValue()).isEqualTo(250);
+        assertThat((String) reply.get("text")).as("the text after the code").isNotBlank().doesNotStartWith("250");
+    }
+
     @Test
     void aViewerReadsTheConsoleAndMayNotAct() {
         for (String path : List.of("/api/admin/statistics", "/api/admin/dispatch", "/api/admin/mails?size=1",

@@ -30,6 +30,8 @@ public class MailView implements Serializable {
     private String createdAt;
     private String notBefore;
     private String claimedAt;
+    // An int, as clients of 1.0 read it (an Integer would change the serialized form of the remote view): 0 while
+    // the mail is out of the queue, which the getter answers as null from the status.
     private int attemptsRemaining;
     private String lastAttemptAt;
     private String sentAt;
@@ -161,13 +163,19 @@ public class MailView implements Serializable {
     }
 
 
-    /** @return how many more attempts the queue will make, 0 when it has given up or sent */
-    public int getAttemptsRemaining() {
-        return attemptsRemaining;
+    /**
+     * @return how many more attempts the queue will make (0 or more) while the mail is in the queue ({@code QUEUED},
+     *         {@code SENDING}); null once its status is {@link MailStatus#isTerminal() terminal}: the count lived
+     *         in the queue row, which a finished, held or suppressed mail no longer has (a requeue gives it a new
+     *         count). JSON leaves the field out then.
+     */
+    public Integer getAttemptsRemaining() {
+        return status != null && status.isTerminal() ? null : attemptsRemaining;
     }
 
-    public void setAttemptsRemaining(int attemptsRemaining) {
-        this.attemptsRemaining = attemptsRemaining;
+    /** @param attemptsRemaining attempts left, 0 or more, or null when the mail is out of the queue */
+    public void setAttemptsRemaining(Integer attemptsRemaining) {
+        this.attemptsRemaining = attemptsRemaining == null ? 0 : attemptsRemaining;
     }
 
     public Instant getLastAttemptAt() {

@@ -25,7 +25,7 @@ import dev.mailqueue.api.SuppressionView;
 import dev.mailqueue.api.validation.MailAddressValidator;
 import dev.mailqueue.log.control.LogText;
 import dev.mailqueue.mail.boundary.Roles;
-import dev.mailqueue.mail.control.MailFactory;
+import dev.mailqueue.mail.control.MailLifetime;
 import dev.mailqueue.mail.control.MailViews;
 import dev.mailqueue.queue.entity.MailMessage;
 import dev.mailqueue.queue.entity.MailState;
@@ -109,7 +109,7 @@ public class QueueAdministration implements MailAdminLocal, MailAdminRemote {
     Accounts accounts;
 
     @Inject
-    MailFactory factory;
+    MailLifetime lifetime;
 
     @Inject
     MailViews views;
@@ -166,7 +166,7 @@ public class QueueAdministration implements MailAdminLocal, MailAdminRemote {
 
     @Override
     public MailView requeue(long id) throws MailNotFoundException, MailStateException {
-        if (store.requeue(List.of(id), Instant.now(), factory.attempts(), factory.expiry(null, Instant.now()), server.name(),
+        if (store.requeue(List.of(id), Instant.now(), lifetime.attempts(), lifetime.expiry(null, Instant.now()), server.name(),
                 actor()) == 1) {
             return find(id);
         }

@@ -6,7 +6,7 @@ import dev.mailqueue.api.FieldError;
 import dev.mailqueue.api.InvalidFilterException;
 import dev.mailqueue.api.MailFilter;
 import dev.mailqueue.api.MailStatus;
-import dev.mailqueue.mail.control.MailFactory;
+import dev.mailqueue.mail.control.MailLifetime;
 import dev.mailqueue.queue.entity.MailMessage;
 import dev.mailqueue.queue.control.OperatorStore;
 import jakarta.ejb.Stateless;
@@ -79,7 +79,7 @@ public class BulkActions {
     OperatorStore store;
 
     @Inject
-    MailFactory factory; // attempts and lifetime, as a new mail gets them
+    MailLifetime lifetime; // attempts and lifetime, as a new mail gets them
 
     /**
      * Applies the action to the next chunk of matching mails after {@code afterId}, and commits.
@@ -99,7 +99,7 @@ public class BulkActions {
             return new Chunk(0, -1);
         }
         int changed = switch (action) {
-            case REQUEUE -> store.requeue(ids, now, factory.attempts(), factory.expiry(null, now), server.name(), actor);
+            case REQUEUE -> store.requeue(ids, now, lifetime.attempts(), lifetime.expiry(null, now), server.name(), actor);
             case CANCEL -> store.cancel(ids, action.from(), server.name(), actor);
             case DELETE -> store.delete(ids);
         };

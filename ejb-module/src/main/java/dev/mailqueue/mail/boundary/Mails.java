@@ -17,6 +17,7 @@ import dev.mailqueue.api.MailView;
 import dev.mailqueue.api.SenderNotAllowedException;
 import dev.mailqueue.mail.control.IdempotencyKeys;
 import dev.mailqueue.mail.control.MailFactory;
+import dev.mailqueue.mail.control.ParsedRequest;
 import dev.mailqueue.mail.control.RawEnvelope;
 import dev.mailqueue.mail.control.RawMessage;
 import dev.mailqueue.mail.control.MailRequestValidator;
@@ -116,8 +117,7 @@ public class Mails implements MailQueueLocal, MailQueueRemote {
     public EnqueueReceipt enqueue(MailRequest request) throws InvalidMailException, SenderNotAllowedException {
         budget.check(request);
         checkTemplates(java.util.Collections.singletonList(request), false);
-        MailRequest mail = templates.render(request);
-        validator.check(mail);
+        ParsedRequest mail = validator.check(templates.render(request));
         String caller = checkSender(mail);
         return queue(List.of(factory.create(mail, Instant.now(), caller, null, null))).get(0);
     }
@@ -127,8 +127,7 @@ public class Mails implements MailQueueLocal, MailQueueRemote {
             SenderNotAllowedException, IdempotencyConflictException, IdempotencyKeyReusedException {
         budget.check(request);
         checkTemplates(java.util.Collections.singletonList(request), false);
-        MailRequest mail = templates.render(request);
-        validator.check(mail);
+        ParsedRequest mail = validator.check(templates.render(request));
         String caller = checkSender(mail);
         // The request as the caller sent it (its template and variables): a retry after the template was
         // replaced is the same request, not a reuse of the key.
@@ -148,8 +147,9 @@ public class Mails implements MailQueueLocal, MailQueueRemote {
         boolean admin = isAdmin();
         validator.checkRaw(message, domain -> senders.mayUseDomain(user, admin, domain));
         RawEnvelope envelope = RawEnvelope.of(mail, message);
+        ParsedRequest checked;
         try {
-            validator.check(envelope.request());
+            checked = validator.check(envelope.request());
         } catch (InvalidMailException e) {
             throw envelope.renamed(e);
         }
@@ -157,14 +157,14 @@ public class Mails implements MailQueueLocal, MailQueueRemote {
             throw new InvalidMailException(List.of(new FieldError("message.List-Unsubscribe",
                     "is written by the queue when unsubscribeList is set: leave it out of the message")));
         }
-        String caller = checkRawSender(envelope, message);
+        String caller = checkRawSender(envelope, checked, message);
         return once(caller, idempotencyKey, () -> RequestFingerprint.of(mail, message.traceEnd()), (scoped, fingerprint) -> {
             Optional<String> own = message.messageId();
             if (own.isPresent() && store.findByMessageId(own.get()).isPresent()) {
                 throw new InvalidMailException(List.of(new FieldError("message.Message-ID", "is already the"
                         + " Message-ID of a mail in the queue: a Message-ID names one message (RFC 5322 3.6.4)")));
             }
-            return factory.createRaw(envelope.stored(message), message, Instant.now(), caller, scoped, fingerprint);
+            return factory.createRaw(envelope.stored(message, checked), message, Instant.now(), caller, scoped, fingerprint);
         });
     }
 
@@ -215,17 +215,17 @@ public class Mails implements MailQueueLocal, MailQueueRemote {
      *         every address of the message's From and Sender fields
      * @throws SenderNotAllowedException naming the first field it may not send as
      */
-    private String checkRawSender(RawEnvelope envelope, RawMessage message) throws SenderNotAllowedException {
+    private String checkRawSender(RawEnvelope envelope, ParsedRequest checked, RawMessage message)
+            throws SenderNotAllowedException {
         String caller = caller();
         boolean admin = isAdmin();
-        Optional<FieldError> refused = senders.check(caller, admin, envelope.request(), "from")
+        Optional<FieldError> refused = senders.check(caller, admin, checked, "from")
                 .map(e -> new FieldError(envelope.rename(e.getField()), e.getMessage()));
         List<jakarta.mail.internet.InternetAddress> authors = new ArrayList<>(message.from());
         message.sender().ifPresent(authors::add);
         for (int i = 0; refused.isEmpty() && i < authors.size(); i++) {
             String field = i < message.from().size() ? "message.From" : "message.Sender";
-            refused = senders.check(caller, admin, new MailRequest().from(authors.get(i).getAddress()), "from")
-                    .map(e -> new FieldError(field, e.getMessage()));
+            refused = senders.checkAuthor(caller, admin, authors.get(i).getAddress(), field);
         }
         if (refused.isPresent()) {
             throw new SenderNotAllowedException(caller, List.of(refused.get()));
@@ -243,8 +243,7 @@ public class Mails implements MailQueueLocal, MailQueueRemote {
         if (given != null) {
             checkTemplates(given, true);
         }
-        List<MailRequest> requests = templates.renderAll(given);
-        validator.checkAll(requests);
+        List<ParsedRequest> requests = validator.checkAll(templates.renderAll(given));
         String caller = caller();
         boolean admin = isAdmin();
         List<FieldError> refused = new ArrayList<>();
@@ -256,7 +255,7 @@ public class Mails implements MailQueueLocal, MailQueueRemote {
         }
         Instant now = Instant.now();
         List<MailGroup> groups = new ArrayList<>(requests.size());
-        for (MailRequest request : requests) {
+        for (ParsedRequest request : requests) {
             groups.add(factory.create(request, now, caller, null, null));
         }
         return queue(groups);
@@ -313,7 +312,7 @@ public class Mails implements MailQueueLocal, MailQueueRemote {
      * @return the caller, once its From address passed the allow-list
      * @throws SenderNotAllowedException when the caller may not send as the request's From
      */
-    private String checkSender(MailRequest request) throws SenderNotAllowedException {
+    private String checkSender(ParsedRequest request) throws SenderNotAllowedException {
         String caller = caller();
         Optional<FieldError> refused = senders.check(caller, isAdmin(), request, "from");
         if (refused.isPresent()) {

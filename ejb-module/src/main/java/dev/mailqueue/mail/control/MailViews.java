@@ -116,10 +116,12 @@ public class MailViews {
                 .orElse(null));
         Map<String, MailRecipient> rows = new HashMap<>();
         recipients.forEach(r -> rows.put(r.getAddress().toLowerCase(Locale.ROOT), r));
+        AttemptView settling = settledBy(view.getAttempts(), state.getStatus());
         List<RecipientOutcome> outcomes = new ArrayList<>();
         for (AddressView address : view.getAddresses()) {
             if (RECIPIENT_FIELDS.contains(address.getField())) {
-                outcomes.add(outcome(address, rows.get(address.getAddress().toLowerCase(Locale.ROOT)), state.getStatus()));
+                outcomes.add(outcome(address, rows.get(address.getAddress().toLowerCase(Locale.ROOT)), state.getStatus(),
+                        settling));
             }
         }
         view.setRecipientOutcomes(outcomes);
@@ -152,27 +154,45 @@ public class MailViews {
     private static final Set<String> RECIPIENT_FIELDS = Set.of("to", "cc", "bcc");
 
     /**
-     * @param address a recipient
-     * @param row     its own row, or null when every recipient shares the mail's status
-     * @param mail    the mail's status
+     * @param attempts a mail's attempt log, oldest first (as {@link MailView#getAttempts()})
+     * @param mail     the mail's status
+     * @return the attempt that gave the mail its status: the latest SMTP attempt, when its outcome is that status
+     *         ({@code SENT}, or {@code FAILED} once the queue gave up); null when no attempt did (a mail still in
+     *         the queue, held, cancelled, expired or suppressed)
+     */
+    static AttemptView settledBy(List<AttemptView> attempts, MailStatus mail) {
+        AttemptView latest = null;
+        for (AttemptView attempt : attempts) {
+            if (ATTEMPTS.contains(attempt.getOutcome())) {
+                latest = attempt;
+            }
+        }
+        return latest != null && latest.getOutcome().equals(mail.name()) ? latest : null;
+    }
+
+    /**
+     * @param address  a recipient
+     * @param row      its own row, or null when every recipient shares the mail's status
+     * @param mail     the mail's status
+     * @param settling the attempt that gave the mail its status ({@link #settledBy}), or null: a recipient without a
+     *                 row of its own was settled by it, in the one SMTP transaction, and shows its reply
      * @return where it stands
      */
-    static RecipientOutcome outcome(AddressView address, MailRecipient row, MailStatus mail) {
-        RecipientOutcome outcome = new RecipientOutcome();
-        outcome.setField(address.getField());
-        outcome.setAddress(address.getAddress());
-        outcome.setName(address.getName());
+    static RecipientOutcome outcome(AddressView address, MailRecipient row, MailStatus mail, AttemptView settling) {
         if (row != null) {
-            outcome.setStatus(row.getStatus().name());
-            outcome.setPerRecipient(true);
-            outcome.setReplyCode(row.getReplyCode());
-            outcome.setEnhancedStatus(row.getEnhancedStatus());
-            outcome.setReplyText(row.getReplyText());
-            outcome.setUpdatedAt(Utc.toInstant(row.getUpdatedAt()));
-        } else {
-            outcome.setStatus(MailLifecycle.isFinished(mail) ? mail.name() : "PENDING");
+            return new RecipientOutcome(address.getField(), address.getAddress(), address.getName(),
+                    row.getStatus().name(), true, row.getReplyCode(), row.getEnhancedStatus(), row.getReplyText(),
+                    Utc.toInstant(row.getUpdatedAt()));
         }
-        return outcome;
+        if (!MailLifecycle.isFinished(mail)) {
+            return RecipientOutcome.shared(address.getField(), address.getAddress(), address.getName(), "PENDING");
+        }
+        if (settling == null) {
+            return RecipientOutcome.shared(address.getField(), address.getAddress(), address.getName(), mail.name());
+        }
+        return new RecipientOutcome(address.getField(), address.getAddress(), address.getName(), mail.name(), false,
+                settling.getSmtpReplyCode(), settling.getEnhancedStatus(), settling.getSmtpReplyText(),
+                settling.getFinishedAt());
     }
 
     /**
@@ -199,7 +219,7 @@ public class MailViews {
         view.setCreatedAt(Utc.toInstant(mail.getCreatedAt()));
         view.setNotBefore(Utc.toInstant(state.getDueAt()));
         view.setClaimedAt(Utc.toInstant(state.getClaimedAt()));
-        view.setAttemptsRemaining(attemptsRemaining(state.getAttemptsLeft()));
+        view.setAttemptsRemaining(state.getAttemptsLeft());
         view.setLastAttemptAt(Utc.toInstant(state.getLastAttemptAt()));
         view.setSentAt(Utc.toInstant(state.getSentAt()));
         view.setLastError(state.getLastError());
@@ -263,11 +283,6 @@ public class MailViews {
         }
     }
 
-    /** @return attempts left as the views show them: a mail out of the queue has none (0) */
-    static int attemptsRemaining(Integer attemptsLeft) {
-        return attemptsLeft == null ? 0 : attemptsLeft;
-    }
-
     /**
      * @param row a search row with the {@link #SUMMARY_COLUMNS} and the keys of {@link #SUMMARY_STATE_COLUMNS} as
      *            aliases
@@ -287,7 +302,7 @@ public class MailViews {
         view.setCreatedAt(Utc.toInstant(row.get("createdAt", LocalDateTime.class)));
         view.setNotBefore(Utc.toInstant(row.get("notBefore", LocalDateTime.class)));
         view.setClaimedAt(Utc.toInstant(row.get("claimedAt", LocalDateTime.class)));
-        view.setAttemptsRemaining(attemptsRemaining(row.get("attemptsRemaining", Integer.class)));
+        view.setAttemptsRemaining(row.get("attemptsRemaining", Integer.class));
         view.setLastAttemptAt(Utc.toInstant(row.get("lastAttemptAt", LocalDateTime.class)));
         view.setSentAt(Utc.toInstant(row.get("sentAt", LocalDateTime.class)));
         view.setLastError(row.get("lastError", String.class));

@@ -90,13 +90,15 @@ public record RawEnvelope(MailRequest request, boolean explicitTo, boolean expli
 
     /**
      * @param message the message
-     * @return the request to store: with {@code envelopeTo}, its recipients sorted into To and Cc where the
-     *         message's fields name them, the others Bcc
+     * @param checked {@link #request()} as the validator passed it
+     * @return the request to store: {@code checked} as it is, or with {@code envelopeTo} its recipients sorted into
+     *         To and Cc where the message's fields name them, the others Bcc
      */
-    public MailRequest stored(RawMessage message) {
-        if (!explicitTo) {
-            return request;
-        }
+    public ParsedRequest stored(RawMessage message, ParsedRequest checked) {
+        return explicitTo ? ParsedRequest.of(sorted(message)) : checked;
+    }
+
+    private MailRequest sorted(RawMessage message) {
         Set<String> to = lowerCase(message.recipients("To"));
         Set<String> cc = lowerCase(message.recipients("Cc"));
         List<String> toList = new ArrayList<>();

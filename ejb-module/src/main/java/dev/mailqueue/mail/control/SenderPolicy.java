@@ -1,6 +1,7 @@
 package dev.mailqueue.mail.control;
 
 import dev.mailqueue.settings.control.Settings;
+import dev.mailqueue.address.control.Mailbox;
 import dev.mailqueue.address.control.MailboxParser;
 import dev.mailqueue.api.FieldError;
 import dev.mailqueue.api.MailRequest;
@@ -62,23 +63,23 @@ public class SenderPolicy {
     }
 
     /**
-     * @param user    the caller's principal name
-     * @param admin   whether the caller has the role {@code mail-admin} (then everything is allowed)
-     * @param request the mail, already validated ({@code from} a mailbox, its address is what is checked)
-     * @param field   how the From field is named in errors: {@code from}, or {@code [3].from} in a batch;
-     *                the account and list fields are named alike ({@code account}, {@code [3].unsubscribeList})
+     * @param user   the caller's principal name
+     * @param admin  whether the caller has the role {@code mail-admin} (then everything is allowed)
+     * @param parsed the mail, validated: its From mailbox's address is what is checked
+     * @param field  how the From field is named in errors: {@code from}, or {@code [3].from} in a batch;
+     *               the account and list fields are named alike ({@code account}, {@code [3].unsubscribeList})
      * @return the refused field (From first, then account, then list), or empty when the user may send the
      *         mail as it is
      */
-    public Optional<FieldError> check(String user, boolean admin, MailRequest request, String field) {
+    public Optional<FieldError> check(String user, boolean admin, ParsedRequest parsed, String field) {
         if (admin) {
             return Optional.empty();
         }
-        String from = MailboxParser.parseValid(request.getFrom()).address();
-        if (!allows(user, from)) {
-            return Optional.of(new FieldError(field, "user " + user + " may not send as " + from
-                    + " (see " + PREFIX + user + ")"));
+        Optional<FieldError> from = checkFrom(user, parsed.from(), field);
+        if (from.isPresent()) {
+            return from;
         }
+        MailRequest request = parsed.request();
         String account = request.getAccount();
         if (account != null && !allowsAccount(user, account)) {
             String accountField = field.substring(0, field.length() - "from".length()) + "account";
@@ -92,6 +93,27 @@ public class SenderPolicy {
                     + LISTS_PREFIX + user + ")"));
         }
         return Optional.empty();
+    }
+
+    /**
+     * @param user    the caller's principal name
+     * @param admin   whether the caller has the role {@code mail-admin} (then every address is allowed)
+     * @param mailbox an author of a raw message (its From or Sender field), as Jakarta Mail read it
+     * @param field   how the field is named in errors, e.g. {@code message.From}
+     * @return the refused field, or empty when the user may send as that address
+     * @throws IllegalArgumentException when the author is no mailbox ({@link MailboxParser})
+     */
+    public Optional<FieldError> checkAuthor(String user, boolean admin, String mailbox, String field) {
+        return admin ? Optional.empty() : checkFrom(user, MailboxParser.parseValid(mailbox), field);
+    }
+
+    private Optional<FieldError> checkFrom(String user, Mailbox mailbox, String field) {
+        String from = mailbox.address();
+        if (allows(user, from)) {
+            return Optional.empty();
+        }
+        return Optional.of(new FieldError(field, "user " + user + " may not send as " + from + " (see " + PREFIX + user
+                + ")"));
     }
 
     /**

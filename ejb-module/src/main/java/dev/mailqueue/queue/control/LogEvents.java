@@ -37,6 +37,8 @@ import static dev.mailqueue.queue.control.Sql.marks;
  *       text for {@code sent} and ERROR otherwise (a NOTED row, an event of the outbox before V13, keeps its
  *       detail in ERROR).</li>
  * </ul>
+ * An event's detail leaves out the reply code and enhanced status it carries beside it ({@link ReplyText}): a reply
+ * stored as {@code 250 OK} is the event's code 250 and text {@code OK}.
  * An event's id is the row's id times {@value #PARTS} plus its part, so a row's events are numbered in the order
  * they are published (recipients first) and the id stays the same however often it is read.
  */
@@ -123,14 +125,14 @@ final class LogEvents {
                 EventType type = eventOf(r.status());
                 if (type != null) {
                     events.add(event(row.id() * PARTS + part, row.mailId(), type, row.at(), r.address(), r.replyCode(),
-                            r.enhanced(), r.replyText(), null, mail));
+                            r.enhanced(), ReplyText.of(r.replyCode(), r.enhanced(), r.replyText()), null, mail));
                 }
             }
             if (row.type() != null) {
                 String detail = row.type() == EventType.SENT && !AttemptOutcome.NOTED.name().equals(row.outcome())
                         ? row.replyText() : row.error();
                 events.add(event(row.id() * PARTS + MAIL_WIDE, row.mailId(), row.type(), row.at(), row.recipient(),
-                        row.replyCode(), row.enhanced(), detail, row.type() == EventType.DEFERRED ? row.next() : null,
+                        row.replyCode(), row.enhanced(), ReplyText.of(row.replyCode(), row.enhanced(), detail), row.type() == EventType.DEFERRED ? row.next() : null,
                         mail));
             }
         }

@@ -37,10 +37,18 @@ class MailFactoryTest {
         MailFactory f = new MailFactory();
         f.messageIds = new MessageIdFactory();
         f.messageIds.domain = Optional.empty();
-        f.settings = QueueSettingsTest.defaults("mailqueue.delivery.max-attempts", maxAttempts,
-                "mailqueue.delivery.max-lifetime.ms", maxLifetime);
+        f.lifetime = lifetime(maxAttempts, maxLifetime);
         f.accounts = Accounts.of(AccountSettings.parse(name -> Optional.empty()));
         return f;
+    }
+
+    static MailLifetime lifetime(String maxAttempts, String maxLifetime) {
+        return MailLifetime.of(QueueSettingsTest.defaults("mailqueue.delivery.max-attempts", maxAttempts,
+                "mailqueue.delivery.max-lifetime.ms", maxLifetime));
+    }
+
+    static ParsedRequest parsed(MailRequest request) {
+        return ParsedRequest.of(request);
     }
 
     static UnsubscribeLinks unsubscribeLinks() {
@@ -55,7 +63,7 @@ class MailFactoryTest {
     }
 
     NewMail one(MailRequest request) {
-        MailGroup group = cut.create(request, NOW, "tester", null, null);
+        MailGroup group = cut.create(ParsedRequest.of(request), NOW, "tester", null, null);
         assertThat(group.mails()).hasSize(1);
         return group.mails().get(0);
     }
@@ -158,8 +166,8 @@ class MailFactoryTest {
 
     @Test
     void eachCopyOfAPerRecipientMailKeepsItsRecipientsName() {
-        MailGroup copies = cut.create(new MailRequest().from("news@example.com").to("\"Doe, Jane\" <jane@example.com>")
-                .bcc("Pat <pat@bücher.example>").subject("s").text("t").perRecipient(true), NOW, "tester", null, null);
+        MailGroup copies = cut.create(parsed(new MailRequest().from("news@example.com").to("\"Doe, Jane\" <jane@example.com>")
+                .bcc("Pat <pat@bücher.example>").subject("s").text("t").perRecipient(true)), NOW, "tester", null, null);
 
         assertThat(copies.mails()).extracting(NewMail::to)
                 .containsExactly(List.of("jane@example.com"), List.of("pat@xn--bcher-kva.example"));
@@ -168,9 +176,9 @@ class MailFactoryTest {
 
     @Test
     void onePerRecipientMakesACopyForEachDistinctRecipientAddressedToItAlone() {
-        MailGroup copies = cut.create(new MailRequest().from("news@example.com")
+        MailGroup copies = cut.create(parsed(new MailRequest().from("news@example.com")
                 .to("a@example.com", "b@example.com").cc("c@example.com", "A@example.com").bcc("d@example.com")
-                .subject("s").text("t").perRecipient(true), NOW, "tester", null, null);
+                .subject("s").text("t").perRecipient(true)), NOW, "tester", null, null);
 
         assertThat(copies.copies()).isTrue();
         assertThat(copies.mails()).extracting(NewMail::to).containsExactly(
@@ -184,8 +192,8 @@ class MailFactoryTest {
 
     @Test
     void aMailOfAListStoresItsListButNoUnsubscribeFieldThatASenderCouldReadBack() {
-        MailGroup copies = cut.create(new MailRequest().from("news@example.com").to("a@example.com").bcc("b@example.com")
-                .header("X-Campaign", "spring").subject("s").text("t").perRecipient(true).unsubscribeList("news"),
+        MailGroup copies = cut.create(parsed(new MailRequest().from("news@example.com").to("a@example.com").bcc("b@example.com")
+                .header("X-Campaign", "spring").subject("s").text("t").perRecipient(true).unsubscribeList("news")),
                 NOW, "tester", null, null);
 
         assertThat(copies.mails()).extracting(NewMail::unsubscribeList).containsExactly("news", "news");

@@ -1,5 +1,6 @@
 package dev.mailqueue.mail.control;
 
+import dev.mailqueue.address.control.Mailbox;
 import dev.mailqueue.account.control.AccountSettings;
 import dev.mailqueue.account.control.Accounts;
 import dev.mailqueue.api.FieldError;
@@ -23,6 +24,7 @@ import java.util.Optional;
 import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
@@ -55,7 +57,7 @@ class MailRequestValidatorTest {
         cut.accounts = Accounts.of(AccountSettings.parse(
                 name -> Optional.ofNullable(Map.of("mailqueue.accounts", "mailqueue,bulk",
                         "mailqueue.account.bulk.smtputf8", "refuse").get(name))));
-        cut.factory = MailFactoryTest.factory("100", "432000000"); // the defaults: 5 days
+        cut.lifetime = MailFactoryTest.lifetime("100", "432000000"); // the defaults: 5 days
         cut.unsubscribeLinks = MailFactoryTest.unsubscribeLinks();
     }
 
@@ -71,6 +73,21 @@ class MailRequestValidatorTest {
     @Test
     void aGoodRequestPasses() {
         assertThatCode(() -> cut.check(good())).doesNotThrowAnyException();
+    }
+
+    @Test
+    void aRequestThatPassesComesBackWithItsAddressesParsedOnceAndItsRecipientsWithoutRepeats() throws Exception {
+        ParsedRequest parsed = cut.check(new MailRequest().from("Sender <sender@bücher.example>")
+                .replyTo("help@example.com").to("Alice <alice@example.com>").cc("ALICE@example.com", "bob@example.org")
+                .bcc("audit@example.net").text("x"));
+
+        assertThat(parsed.from().address()).isEqualTo("sender@xn--bcher-kva.example");
+        assertThat(parsed.fromName()).isEqualTo("Sender");
+        assertThat(parsed.replyTo().address()).isEqualTo("help@example.com");
+        assertThat(parsed.to()).extracting(Mailbox::address, Mailbox::name).containsExactly(tuple("alice@example.com", "Alice"));
+        assertThat(parsed.cc()).extracting(Mailbox::address).containsExactly("bob@example.org");
+        assertThat(parsed.recipients()).extracting(Mailbox::address)
+                .containsExactly("alice@example.com", "bob@example.org", "audit@example.net");
     }
 
     @Test
@@ -659,7 +676,7 @@ class MailRequestValidatorTest {
         assertThatCode(() -> cut.check(good().notBefore(now.plus(java.time.Duration.ofDays(4)))))
                 .as("within the lifetime").doesNotThrowAnyException();
 
-        cut.factory = MailFactoryTest.factory("100", "0"); // no limit: only expiresAt bounds it
+        cut.lifetime = MailFactoryTest.lifetime("100", "0"); // no limit: only expiresAt bounds it
         assertThatCode(() -> cut.check(good().notBefore(java.time.Instant.parse("9999-12-30T00:00:00Z"))))
                 .doesNotThrowAnyException();
     }

@@ -107,7 +107,7 @@ class MailViewsTest {
         assertThat(sent.getLastAttemptAt()).isEqualTo(at("09:07:30"));
         assertThat(sent.getClaimedAt()).isNull();
         assertThat(sent.getNotBefore()).as("out of the queue: not due").isNull();
-        assertThat(sent.getAttemptsRemaining()).as("out of the queue: none left").isZero();
+        assertThat(sent.getAttemptsRemaining()).as("out of the queue: no count to show").isNull();
         assertThat(sent.getLastError()).isNull();
         assertThat(sent.getAttempts()).extracting(AttemptView::getOutcome, AttemptView::getSmtpReplyCode,
                         AttemptView::getAccount, AttemptView::getServerInstance)
@@ -155,8 +155,8 @@ class MailViewsTest {
                 .as("the refused one is tried again").containsExactlyInAnyOrder(tuple("ann@example.org", "SENT"),
                         tuple("bob@example.org", "DEFERRED"));
         MailDetail detail = views(v -> v.detail(id)).orElseThrow();
-        assertThat(detail.getRecipientOutcomes()).extracting(RecipientOutcome::getAddress, RecipientOutcome::getStatus,
-                RecipientOutcome::isPerRecipient).containsExactly(tuple("ann@example.org", "SENT", true),
+        assertThat(detail.getRecipientOutcomes()).extracting(RecipientOutcome::address, RecipientOutcome::status,
+                RecipientOutcome::perRecipient).containsExactly(tuple("ann@example.org", "SENT", true),
                 tuple("Bob@Example.org", "DEFERRED", true));
 
         mails.attempt(id, at("09:03:00"), at("09:03:01"), Verdict.SENT, 250, null,
@@ -178,15 +178,38 @@ class MailViewsTest {
         mails.failed(failed, at("09:03:00"), at("09:03:01"), Verdict.PERMANENT, 554, "refused");
 
         assertThat(List.of(queued, held, failed)).map(id -> views(v -> v.detail(id)).orElseThrow())
-                .extracting(MailView::getStatus, d -> d.getRecipientOutcomes().get(0).getStatus(),
-                        d -> d.getRecipientOutcomes().get(0).getAddress())
+                .extracting(MailView::getStatus, d -> d.getRecipientOutcomes().get(0).status(),
+                        d -> d.getRecipientOutcomes().get(0).address())
                 .containsExactly(tuple(MailStatus.QUEUED, "PENDING", "rcpt@example.com"),
                         tuple(MailStatus.HELD, "PENDING", "rcpt@example.com"),
                         tuple(MailStatus.FAILED, "FAILED", "rcpt@example.com"));
+        assertThat(views(v -> v.detail(failed)).orElseThrow().getRecipientOutcomes().get(0))
+                .as("the reply of the attempt that failed it").extracting(RecipientOutcome::replyCode,
+                        RecipientOutcome::replyText, RecipientOutcome::updatedAt)
+                .containsExactly(554, "554 refused", at("09:03:01"));
+        assertThat(List.of(queued, held)).map(id -> views(v -> v.detail(id)).orElseThrow().getRecipientOutcomes().get(0))
+                .as("no attempt settled them").extracting(RecipientOutcome::replyCode).containsOnlyNulls();
         MailDetail held1 = views(v -> v.detail(held)).orElseThrow();
         assertThat(held1.getFirstAttemptAt()).isEqualTo(at("09:01:00"));
         assertThat(held1.getLastError()).contains("no answer").contains("held for review");
         assertThat(held1.getText()).isEqualTo("text of held");
+    }
+
+    @Test
+    void aMailSentInOneTransactionShowsEachRecipientTheReplyToItsDataAndNoAttemptsLeft() {
+        long id = mails.enqueue(TestMails.to(mail("whole", 4, at("09:00:00")),
+                List.of("ann@example.org"), List.of("bob@example.org"), List.of()));
+        mails.failed(id, at("09:01:00"), at("09:01:01"), Verdict.TRANSIENT, 451, "try later");
+        mails.sent(id, at("09:07:00"), at("09:07:02"));
+
+        MailDetail detail = views(v -> v.detail(id)).orElseThrow();
+
+        assertThat(detail.getAttemptsRemaining()).isNull();
+        assertThat(detail.getRecipientOutcomes()).extracting(RecipientOutcome::address, RecipientOutcome::status,
+                        RecipientOutcome::perRecipient, RecipientOutcome::replyCode, RecipientOutcome::updatedAt)
+                .as("the reply of the attempt that sent it, not of the one before")
+                .containsExactly(tuple("ann@example.org", "SENT", false, 250, at("09:07:02")),
+                        tuple("bob@example.org", "SENT", false, 250, at("09:07:02")));
     }
 
     @Test

@@ -86,23 +86,31 @@ class SenderPolicyTest {
     void aSenderMayNameOnlyTheListsItOwns() {
         MailRequest own = new MailRequest().from("orders@shop.example").unsubscribeList("offers");
         MailRequest other = new MailRequest().from("orders@shop.example").unsubscribeList("rivals-news");
-        assertThat(cut.check("shop", false, own, "from")).isEmpty();
-        assertThat(cut.check("shop", false, other, "[4].from")).get().satisfies(e -> {
+        assertThat(cut.check("shop", false, ParsedRequest.of(own), "from")).isEmpty();
+        assertThat(cut.check("shop", false, ParsedRequest.of(other), "[4].from")).get().satisfies(e -> {
             assertThat(e.getField()).isEqualTo("[4].unsubscribeList");
             assertThat(e.getMessage()).contains(SenderPolicy.LISTS_PREFIX + "shop").doesNotContain("offers");
         });
-        assertThat(cut.check("relay", false, new MailRequest().from("a@b.example").unsubscribeList("offers"), "from"))
+        assertThat(cut.check("relay", false, ParsedRequest.of(new MailRequest().from("a@b.example").unsubscribeList("offers")), "from"))
                 .as("no list property: no list").isPresent();
-        assertThat(cut.check("shop", true, other, "from")).as("an administrator").isEmpty();
+        assertThat(cut.check("shop", true, ParsedRequest.of(other), "from")).as("an administrator").isEmpty();
     }
 
     @Test
     void checkNamesTheFieldAndLetsAdministratorsSendAsAnyone() {
         MailRequest mail = new MailRequest().from("ceo@bank.example");
-        assertThat(cut.check("shop", false, mail, "[2].from")).get().extracting(FieldError::getField)
+        assertThat(cut.check("shop", false, ParsedRequest.of(mail), "[2].from")).get().extracting(FieldError::getField)
                 .isEqualTo("[2].from");
-        assertThat(cut.check("shop", true, mail, "from")).isEmpty();
-        assertThat(cut.check("shop", false, new MailRequest().from("orders@shop.example"), "from")).isEmpty();
+        assertThat(cut.check("shop", true, ParsedRequest.of(mail), "from")).isEmpty();
+        assertThat(cut.check("shop", false, ParsedRequest.of(new MailRequest().from("orders@shop.example")), "from")).isEmpty();
+    }
+
+    @Test
+    void aRawMessagesAuthorIsCheckedByItsAddressAndRefusedUnderItsOwnField() {
+        assertThat(cut.checkAuthor("shop", false, "orders@SHOP.example", "message.From")).isEmpty();
+        assertThat(cut.checkAuthor("shop", false, "ceo@bank.example", "message.Sender")).get()
+                .extracting(FieldError::getField).isEqualTo("message.Sender");
+        assertThat(cut.checkAuthor("shop", true, "ceo@bank.example", "message.From")).as("an administrator").isEmpty();
     }
 
     @Test
@@ -110,22 +118,22 @@ class SenderPolicyTest {
         MailRequest bulk = new MailRequest().from("orders@shop.example").account("bulk");
         MailRequest other = new MailRequest().from("orders@shop.example").account("transactional");
 
-        assertThat(cut.check("shop", false, bulk, "from")).isEmpty();
-        assertThat(cut.check("shop", false, other, "[4].from")).get().satisfies(error -> {
+        assertThat(cut.check("shop", false, ParsedRequest.of(bulk), "from")).isEmpty();
+        assertThat(cut.check("shop", false, ParsedRequest.of(other), "[4].from")).get().satisfies(error -> {
             assertThat(error.getField()).isEqualTo("[4].account");
             assertThat(error.getMessage()).doesNotContain("bulk", "newsletter");
         });
-        assertThat(cut.check("relay", false, other, "from")).as("* allows every account").isEmpty();
-        assertThat(cut.check("shop", true, other, "from")).as("administrators use any account").isEmpty();
+        assertThat(cut.check("relay", false, ParsedRequest.of(other), "from")).as("* allows every account").isEmpty();
+        assertThat(cut.check("shop", true, ParsedRequest.of(other), "from")).as("administrators use any account").isEmpty();
     }
 
     @Test
     void aUserWithoutAnAccountListMayNameNoAccountButRoutingStillChoosesOne() {
-        assertThat(cut.check("blank", false, new MailRequest().from("x@y.example"), "from"))
+        assertThat(cut.check("blank", false, ParsedRequest.of(new MailRequest().from("x@y.example")), "from"))
                 .as("From is refused first").get().extracting(FieldError::getField).isEqualTo("from");
         cut.settings = Settings.of(name -> Optional.of("*").filter(v -> name.startsWith(SenderPolicy.PREFIX)));
-        assertThat(cut.check("u", false, new MailRequest().from("x@y.example"), "from")).isEmpty();
-        assertThat(cut.check("u", false, new MailRequest().from("x@y.example").account("mailqueue"), "from"))
+        assertThat(cut.check("u", false, ParsedRequest.of(new MailRequest().from("x@y.example")), "from")).isEmpty();
+        assertThat(cut.check("u", false, ParsedRequest.of(new MailRequest().from("x@y.example").account("mailqueue")), "from"))
                 .get().extracting(FieldError::getField).isEqualTo("account");
     }
 }
