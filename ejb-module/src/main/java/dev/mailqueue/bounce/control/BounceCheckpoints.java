@@ -1,7 +1,7 @@
 package dev.mailqueue.bounce.control;
 
+import dev.mailqueue.settings.control.CountedCheckpoints;
 import dev.mailqueue.settings.control.QueueSettings;
-import jakarta.batch.api.chunk.AbstractCheckpointAlgorithm;
 import jakarta.enterprise.context.Dependent;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
@@ -13,20 +13,13 @@ import jakarta.inject.Named;
  */
 @Named("BounceCheckpoints")
 @Dependent // a new instance per step execution, as batch artifacts need
-public class BounceCheckpoints extends AbstractCheckpointAlgorithm {
+public class BounceCheckpoints extends CountedCheckpoints {
 
     @Inject
     QueueSettings settings;
 
-    private int items;
-
     @Override
-    public void beginCheckpoint() {
-        items = 0;
-    }
-
-    @Override
-    public boolean isReadyToCheckpoint() {
-        return ++items >= settings.bounceChunkSize();
+    protected int chunkSize() {
+        return settings.bounceChunkSize();
     }
 }

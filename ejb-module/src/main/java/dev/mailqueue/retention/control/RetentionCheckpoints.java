@@ -1,7 +1,7 @@
 package dev.mailqueue.retention.control;
 
+import dev.mailqueue.settings.control.CountedCheckpoints;
 import dev.mailqueue.settings.control.QueueSettings;
-import jakarta.batch.api.chunk.AbstractCheckpointAlgorithm;
 import jakarta.enterprise.context.Dependent;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
@@ -12,20 +12,13 @@ import jakarta.inject.Named;
  */
 @Named("RetentionCheckpoints")
 @Dependent // a new instance per step execution, as batch artifacts need
-public class RetentionCheckpoints extends AbstractCheckpointAlgorithm {
+public class RetentionCheckpoints extends CountedCheckpoints {
 
     @Inject
     QueueSettings settings;
 
-    private int items;
-
     @Override
-    public void beginCheckpoint() {
-        items = 0;
-    }
-
-    @Override
-    public boolean isReadyToCheckpoint() {
-        return ++items >= settings.retentionChunkSize();
+    protected int chunkSize() {
+        return settings.retentionChunkSize();
     }
 }
