@@ -10,6 +10,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * How a claim picks and takes due mail on one kind of database, in the claim's transaction. A mail is taken by
@@ -72,6 +74,30 @@ abstract class LeaseStrategy {
      */
     abstract List<Long> lease(Connection connection, Lease lease, int claimNo, Instant now, int limit,
                               AccountFilter accounts) throws SQLException;
+
+    /**
+     * Takes up to {@code limit} mails, at most its cap of each capped account's ({@link AccountFilter#capping}):
+     * one pick per capped account, then one for the rest. All carry the same claim number; the send order within
+     * the claim is the order of {@link ClaimedMailReader#read} (priority, age), the same wherever the rows came from.
+     */
+    final List<Long> leaseCapped(Connection c, Lease lease, int claimNo, Instant now, int limit, AccountFilter filter)
+            throws SQLException {
+        if (filter.caps().isEmpty()) {
+            return lease(c, lease, claimNo, now, limit, filter);
+        }
+        List<Long> ids = new ArrayList<>();
+        for (Map.Entry<String, Integer> cap : new TreeMap<>(filter.caps()).entrySet()) {
+            AccountFilter one = filter.only(cap.getKey());
+            if (ids.size() < limit && !one.claimsNothing()) {
+                ids.addAll(lease(c, lease, claimNo, now, Math.min(cap.getValue(), limit - ids.size()), one));
+            }
+        }
+        AccountFilter rest = filter.uncapped();
+        if (ids.size() < limit && !rest.claimsNothing()) {
+            ids.addAll(lease(c, lease, claimNo, now, limit - ids.size(), rest));
+        }
+        return ids;
+    }
 
     /**
      * Readies a claim's transaction before its first statement; nothing here, see {@link OneStatement#planForKeys}.
