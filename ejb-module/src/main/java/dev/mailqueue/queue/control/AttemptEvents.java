@@ -22,16 +22,16 @@ final class AttemptEvents {
     }
 
     /**
-     * @param a an attempt whose outcome is being recorded under its claimer's lease
-     * @param t the mail's next state ({@link Transition#after})
+     * @param verdict      how an attempt whose outcome is being recorded under its claimer's lease ended
+     * @param perRecipient true when the attempt has a result per recipient
+     * @param next         the mail's next status ({@link Transition#after})
      * @return the event of the mail as a whole, or null when its recipients' events tell it all
      */
-    static EventType of(AttemptResult a, Transition t) {
-        boolean perRecipient = !a.recipients().isEmpty();
-        return switch (t.status()) {
+    static EventType of(Verdict verdict, boolean perRecipient, dev.mailqueue.api.MailStatus next) {
+        return switch (next) {
             case SENT -> perRecipient ? null : EventType.SENT;
             case QUEUED -> EventType.DEFERRED;
-            case FAILED -> a.verdict() == Verdict.PERMANENT ? (perRecipient ? null : EventType.REFUSED) : EventType.FAILED;
+            case FAILED -> verdict == Verdict.PERMANENT ? (perRecipient ? null : EventType.REFUSED) : EventType.FAILED;
             case EXPIRED -> EventType.EXPIRED;
             case HELD -> EventType.HELD;
             default -> null;

@@ -25,7 +25,7 @@ import java.util.Set;
 public class ClaimStore {
 
     /** The longest text or HTML body, in characters, that a claim reads with the mail; longer ones are read when composed. */
-    public static final int CLAIM_BODY_CHARS = 65_536;
+    public static final int CLAIM_BODY_CHARS = ClaimedMail.CLAIM_BODY_CHARS;
 
     /** Claims of this JVM on a database that cannot skip locked rows run one at a time ({@link LeaseStrategy}). */
     private final Object jvmClaims = new Object();

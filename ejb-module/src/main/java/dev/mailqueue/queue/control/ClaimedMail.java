@@ -10,7 +10,7 @@ import java.util.Map;
  * A mail a claimer holds under its lease, as the claim read it: what the composer needs, the recipients
  * an earlier attempt settled, and its parts. The bodies of a large mail are left out of the claim and
  * read when it is composed ({@link ClaimStore#body}); attachment content is read while DATA is written
- * ({@link ClaimStore#attachmentContent}), so a claim holds at most {@value ClaimStore#CLAIM_BODY_CHARS}
+ * ({@link ClaimStore#attachmentContent}), so a claim holds at most {@value #CLAIM_BODY_CHARS}
  * characters of body text a mail and no file content.
  *
  * @param id                the row
@@ -39,6 +39,9 @@ public record ClaimedMail(long id, String messageId, Instant createdAt, int atte
                           List<String> bcc, String subject, String account, Map<String, RecipientStatus> settled,
                           List<NewMail.Header> headers, List<AttachmentInfo> attachments, Body body,
                           AddressNames names, String unsubscribeList) {
+
+    /** The longest text or HTML body, in characters, that a claim reads with the mail; longer ones are read when composed. */
+    public static final int CLAIM_BODY_CHARS = 65_536;
 
     /** A mail of no list. */
     public ClaimedMail(long id, String messageId, Instant createdAt, int attemptsRemaining, Instant expiresAt,

@@ -27,7 +27,7 @@ import static dev.mailqueue.queue.control.Sql.marks;
 /**
  * Reads what a claimer needs to send the mails a claim took, in the claim's transaction: the mail's row, its
  * recipients settled before, its extra header fields and its attachments' descriptions (their bytes are read when
- * the message is written), and bodies up to {@link ClaimStore#CLAIM_BODY_CHARS}. Recipients that went on the
+ * the message is written), and bodies up to {@link ClaimedMail#CLAIM_BODY_CHARS}. Recipients that went on the
  * suppression list while their mail waited are settled here, so the claimer never sends to them.
  */
 final class ClaimedMailReader {
@@ -41,8 +41,8 @@ final class ClaimedMailReader {
             + " q.EXPIRES_AT, m.FROM_ADDRESS, m.FROM_NAME, m.REPLY_TO, m.TO_ADDRESSES, m.CC_ADDRESSES, m.BCC_ADDRESSES,"
             + " m.SUBJECT, q.SMTP_ACCOUNT, q.SETTLED, m.HEADER_COUNT, m.ATTACHMENT_COUNT, LENGTH(m.TEXT_BODY),"
             + " LENGTH(m.HTML_BODY),"
-            + " CASE WHEN LENGTH(m.TEXT_BODY) <= " + ClaimStore.CLAIM_BODY_CHARS + " THEN m.TEXT_BODY END,"
-            + " CASE WHEN LENGTH(m.HTML_BODY) <= " + ClaimStore.CLAIM_BODY_CHARS + " THEN m.HTML_BODY END, m.COPY_OF,"
+            + " CASE WHEN LENGTH(m.TEXT_BODY) <= " + ClaimedMail.CLAIM_BODY_CHARS + " THEN m.TEXT_BODY END,"
+            + " CASE WHEN LENGTH(m.HTML_BODY) <= " + ClaimedMail.CLAIM_BODY_CHARS + " THEN m.HTML_BODY END, m.COPY_OF,"
             + " m.UNSUBSCRIBE_LIST, m.ADDRESS_NAMES,"
             + " CASE WHEN EXISTS (SELECT 1 FROM SUPPRESSION) THEN 1 ELSE 0 END, m.RAW_SIZE, q.PRIORITY, q.CREATED_AT"
             + " FROM MAIL_QUEUE q JOIN MAIL_MESSAGE m ON m.ID = q.MAIL_ID WHERE q.MAIL_ID IN (%s)";
@@ -95,8 +95,8 @@ final class ClaimedMailReader {
                     boolean noHtml = r.wasNull();
                     r.getInt(25);
                     boolean raw = !r.wasNull(); // its message is read when it is composed
-                    boolean bodiesRead = !raw && (noText || textLength <= ClaimStore.CLAIM_BODY_CHARS)
-                            && (noHtml || htmlLength <= ClaimStore.CLAIM_BODY_CHARS);
+                    boolean bodiesRead = !raw && (noText || textLength <= ClaimedMail.CLAIM_BODY_CHARS)
+                            && (noHtml || htmlLength <= ClaimedMail.CLAIM_BODY_CHARS);
                     ClaimedMail.Body body = bodiesRead ? new ClaimedMail.Body(r.getString(19), r.getString(20)) : null;
                     int headers = r.getInt(15);
                     boolean headersUnknown = r.wasNull();
@@ -175,7 +175,7 @@ final class ClaimedMailReader {
                 continue;
             }
             boolean none = everyone.stream().allMatch(key -> done.get(key) == RecipientStatus.SUPPRESSED);
-            log.add(new AttemptLog.Row(row.id(), now, now, Leases.serverOf(lease.owner()), lease.owner(),
+            log.add(new AttemptLog.Row(row.id(), now, now, lease.server(), lease.owner(),
                     AttemptOutcome.SUPPRESSED, null, null, none ? "every recipient on the suppression list" : null, null,
                     null, none ? MailStatus.SUPPRESSED : null, null, null, null, newly));
             if (none) {

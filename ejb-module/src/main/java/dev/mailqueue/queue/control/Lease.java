@@ -10,4 +10,10 @@ package dev.mailqueue.queue.control;
  * @param owner   the claimer's name in the log, e.g. {@code host/server#42}, at most 200 characters
  */
 public record Lease(long claimer, String owner) {
+
+    /** @return the server part of the owner {@code host/server#execution}, as the log names a server */
+    public String server() {
+        int hash = owner.lastIndexOf('#');
+        return hash > 0 ? owner.substring(0, hash) : owner;
+    }
 }

@@ -150,7 +150,7 @@ final class Leases {
             String note = t.error();
             LOG.warning(() -> "Mail " + first.mailId() + ": " + note);
             EventType event = AttemptEvents.ofLostLease(first, t.status());
-            log.add(new AttemptLog.Row(first.mailId(), now, now, serverOf(dead.owner()), dead.owner(),
+            log.add(new AttemptLog.Row(first.mailId(), now, now, dead.server(), dead.owner(),
                     AttemptOutcome.IN_DOUBT, null, null, note, null, null, t.status(), event, null,
                     event == EventType.DEFERRED ? t.notBefore() : null, List.of()));
             int rest;
@@ -166,11 +166,5 @@ final class Leases {
         }
         AttemptLog.insert(c, d, log);
         return taken;
-    }
-
-    /** @return the server part of a lease owner {@code host/server#execution} */
-    static String serverOf(String owner) {
-        int hash = owner.lastIndexOf('#');
-        return hash > 0 ? owner.substring(0, hash) : owner;
     }
 }

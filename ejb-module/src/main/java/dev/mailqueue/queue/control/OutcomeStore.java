@@ -188,7 +188,7 @@ public class OutcomeStore {
         for (AttemptResult a : attempts) {
             Transition t = next.get(a);
             if (held.contains(a)) {
-                EventType event = AttemptEvents.of(a, t);
+                EventType event = AttemptEvents.of(a.verdict(), !a.recipients().isEmpty(), t.status());
                 rows.add(new AttemptLog.Row(a.mailId(), a.startedAt(), a.finishedAt(), a.server(), a.owner(),
                         outcomeOf(a.verdict()), a.replyCode(), a.replyText(), t.error(), a.enhancedStatus(), a.account(),
                         t.status(), event, null, t.status() == MailStatus.QUEUED ? t.notBefore() : null, a.recipients()));
