@@ -25,7 +25,7 @@ import java.util.List;
 public record AttemptResult(long mailId, Lease lease, String server, String account, int attemptsRemaining,
                             Instant expiresAt, Instant startedAt, Instant finishedAt, Verdict verdict,
                             Integer replyCode, String replyText, String enhancedStatus, String error,
-                            List<RecipientResult> recipients) {
+                            List<RecipientResult> recipients) implements Transition.Outcome {
 
     /** Copies the recipient list. */
     public AttemptResult {

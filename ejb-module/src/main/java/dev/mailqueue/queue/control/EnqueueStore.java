@@ -13,6 +13,7 @@ import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -86,7 +87,7 @@ public class EnqueueStore {
             DatabaseKind d = tables.kind(c);
             EnqueueIds.Allocation allocation = EnqueueIds.next(c, d, total);
             long[] ids = allocation.ids();
-            Map<String, Set<String>> suppressed = Suppressed.among(c, groups, allocation.anySuppression());
+            Map<String, Set<String>> suppressed = suppressedAmong(c, groups, allocation.anySuppression());
             List<List<Enqueued>> result = new ArrayList<>(groups.size());
             boolean anyParts = false;
             List<AttemptLog.Row> log = new ArrayList<>();
@@ -393,5 +394,22 @@ public class EnqueueStore {
      */
     public static boolean isUniqueViolation(Throwable failure) {
         return Sql.isUniqueViolation(failure);
+    }
+
+    /**
+     * @return the addresses (normalised as {@link Suppressed#normalise}) among the mails' recipients
+     *         that are on the suppression list, each with the scopes it is suppressed in
+     */
+    private static Map<String, Set<String>> suppressedAmong(Connection c, List<MailGroup> groups, boolean anySuppression)
+            throws SQLException {
+        Set<String> addresses = new LinkedHashSet<>();
+        for (MailGroup group : groups) {
+            for (NewMail mail : group.mails()) {
+                for (List<String> list : List.of(mail.to(), mail.cc(), mail.bcc())) {
+                    list.forEach(a -> addresses.add(Suppressed.normalise(a)));
+                }
+            }
+        }
+        return Suppressed.scopes(c, addresses, anySuppression);
     }
 }

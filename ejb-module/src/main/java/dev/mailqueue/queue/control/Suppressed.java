@@ -45,23 +45,6 @@ public final class Suppressed {
     }
 
     /**
-     * @return the addresses (normalised as {@link #normalise}) among the mails' recipients
-     *         that are on the suppression list, each with the scopes it is suppressed in
-     */
-    static Map<String, Set<String>> among(Connection c, List<MailGroup> groups, boolean anySuppression)
-            throws SQLException {
-        Set<String> addresses = new LinkedHashSet<>();
-        for (MailGroup group : groups) {
-            for (NewMail mail : group.mails()) {
-                for (List<String> list : List.of(mail.to(), mail.cc(), mail.bcc())) {
-                    list.forEach(a -> addresses.add(normalise(a)));
-                }
-            }
-        }
-        return scopes(c, addresses, anySuppression);
-    }
-
-    /**
      * @param addresses      addresses normalised as {@link #normalise}
      * @param anySuppression whether the suppression list holds anything: when not, no query is made
      * @return those of them on the suppression list, each with the scopes it is suppressed in

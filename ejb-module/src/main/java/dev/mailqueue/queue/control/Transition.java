@@ -29,13 +29,31 @@ import java.time.Instant;
  */
 public record Transition(MailStatus status, int attemptsRemaining, Instant notBefore, String error) {
 
+    /** What of an attempt's outcome decides the mail's next state ({@link AttemptResult} is one). */
+    public interface Outcome {
+        /** @return how the attempt ended */
+        Verdict verdict();
+
+        /** @return the attempts the mail had left before this one, 1 or more */
+        int attemptsRemaining();
+
+        /** @return when the attempt ended */
+        Instant finishedAt();
+
+        /** @return after this the mail must not be sent, or null */
+        Instant expiresAt();
+
+        /** @return the attempt's error, or null */
+        String error();
+    }
+
     /**
      * @param result  an attempt's outcome
      * @param retry   the backoff
      * @param inDoubt what to do with an in-doubt send
      * @return the row's next state
      */
-    public static Transition after(AttemptResult result, RetryPolicy retry, InDoubtPolicy inDoubt) {
+    public static Transition after(Outcome result, RetryPolicy retry, InDoubtPolicy inDoubt) {
         int left = Math.max(0, result.attemptsRemaining() - 1);
         Instant ended = result.finishedAt();
         String error = result.error();
@@ -52,7 +70,7 @@ public record Transition(MailStatus status, int attemptsRemaining, Instant notBe
         };
     }
 
-    private static Transition retryLater(AttemptResult result, RetryPolicy retry, int left, String error) {
+    private static Transition retryLater(Outcome result, RetryPolicy retry, int left, String error) {
         Instant next = retry.nextAttemptAt(result.finishedAt(), result.attemptsRemaining());
         if (result.expiresAt() != null && next.isAfter(result.expiresAt())) {
             return new Transition(MailStatus.EXPIRED, left, result.finishedAt(), error
