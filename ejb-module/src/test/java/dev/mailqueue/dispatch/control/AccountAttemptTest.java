@@ -14,9 +14,7 @@ import dev.mailqueue.settings.control.DeliveryMode;
 import dev.mailqueue.settings.control.QueueSettingsTest;
 import dev.mailqueue.testsupport.QueueDatabase;
 import jakarta.mail.Session;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -43,23 +41,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 @Tag("database")
 class AccountAttemptTest {
 
-    static QueueDatabase db;
+    @RegisterExtension
+    static final QueueDatabase db = QueueDatabase.perTestClass();
 
     @RegisterExtension
     final GreenMailExtension greenMail = new GreenMailExtension(ServerSetupTest.SMTP.dynamicPort());
 
     final Map<String, Session> sessions = new HashMap<>();
     MailDelivery delivery;
-
-    @BeforeAll
-    static void database() {
-        db = QueueDatabase.create();
-    }
-
-    @AfterAll
-    static void drop() {
-        db.close();
-    }
 
     @AfterEach
     void close() {
