@@ -3,7 +3,6 @@ package dev.mailqueue.mail.control;
 import dev.mailqueue.api.FieldError;
 import dev.mailqueue.api.InvalidMailException;
 
-import java.sql.SQLException;
 import java.util.List;
 
 /**
@@ -47,19 +46,5 @@ public final class IdempotencyKeys {
      */
     public static String scoped(String user, String key) {
         return user + '\t' + key;
-    }
-
-    /**
-     * @param failure what a flush threw
-     * @return true when a cause is an SQL integrity constraint violation (SQLSTATE class 23), which for
-     *         an insert of a new row with a random Message-ID can only be the idempotency key's
-     */
-    public static boolean isUniqueViolation(Throwable failure) {
-        for (Throwable t = failure; t != null; t = t.getCause()) {
-            if (t instanceof SQLException sql && sql.getSQLState() != null && sql.getSQLState().startsWith("23")) {
-                return true;
-            }
-        }
-        return false;
     }
 }

@@ -28,9 +28,6 @@ public final class Suppressed {
     /** The scope that covers all mail. */
     public static final String ALL = "*";
 
-    /** Most addresses an IN list binds: under Oracle's 1,000 expressions and SQL Server's 2,100 parameters. */
-    private static final int IN_LIST = 500;
-
     private Suppressed() {
     }
 
@@ -53,8 +50,8 @@ public final class Suppressed {
             throws SQLException {
         Map<String, Set<String>> suppressed = new HashMap<>();
         List<String> all = new ArrayList<>(addresses);
-        for (int from = 0; anySuppression && from < all.size(); from += IN_LIST) {
-            List<String> part = all.subList(from, Math.min(all.size(), from + IN_LIST));
+        for (int from = 0; anySuppression && from < all.size(); from += Sql.IN_LIST) {
+            List<String> part = all.subList(from, Math.min(all.size(), from + Sql.IN_LIST));
             try (PreparedStatement s = c.prepareStatement("SELECT ADDRESS, SCOPE FROM SUPPRESSION WHERE ADDRESS IN ("
                     + Sql.marks(part.size()) + ")")) {
                 for (int i = 0; i < part.size(); i++) {
