@@ -294,6 +294,15 @@ async function showOverview() {
     again('overview', showOverview, REFRESH_MS);
 }
 
+/** How an account logs in on this server: password, or its OAuth2 grant, token expiry and last token error. */
+function login(l) {
+    if (!l || l.kind !== 'oauth2') {
+        return 'password';
+    }
+    const token = l.tokenExpiresAt ? `token until ${time(l.tokenExpiresAt)}` : 'no token';
+    return `OAuth2 ${l.grant}, ${token}, ${l.renewals} renewals` + (l.lastError ? `; last error ${time(l.lastErrorAt)}: ${l.lastError}` : '');
+}
+
 function fillAccounts(accounts) {
     const select = document.getElementById('chart-account');
     const names = accounts.map(a => a.account);
@@ -853,7 +862,8 @@ async function showDispatch() {
                     return 'Account ' + a.name + (a.paused ? ' dispatches again.' : ' is paused: its mail waits QUEUED.');
                 }));
                 const name = a.name + (a.default ? ' (default)' : '') + (a.configured === false ? ' (not configured here)' : '');
-                return row(name, statusCell(a.paused ? 'PAUSED' : 'DISPATCHING'), time(a.pausedAt), a.pausedBy || '', b);
+                return row(name, statusCell(a.paused ? 'PAUSED' : 'DISPATCHING'), time(a.pausedAt), a.pausedBy || '',
+                    login(a.login), b);
             }), 'no accounts');
         }
         const campaigns = (statistics && statistics.pausedCampaigns) || [];

@@ -22,7 +22,9 @@ public class SmtpConnection implements Relay {
 
     private final String account;
     private final Session session;
+    private final SmtpLogin login;
     private Transport transport;
+    private Instant renewAt;
     private Instant lastUsed = Instant.now();
 
     /**
@@ -30,8 +32,18 @@ public class SmtpConnection implements Relay {
      * @param session its container-managed mail session, looked up, never built here
      */
     public SmtpConnection(String account, Session session) {
+        this(account, session, SmtpLogin.PASSWORD);
+    }
+
+    /**
+     * @param account the account's name
+     * @param session its container-managed mail session, looked up, never built here
+     * @param login   how it logs in: the session's password or an OAuth2 access token
+     */
+    SmtpConnection(String account, Session session, SmtpLogin login) {
         this.account = account;
         this.session = session;
+        this.login = login;
     }
 
     /** @return the account this connection belongs to */
@@ -54,9 +66,10 @@ public class SmtpConnection implements Relay {
 
     /**
      * Opens the connection unless it is open: connect, greeting, EHLO, STARTTLS and AUTH as the session
-     * says.
+     * says, with the account's password or access token ({@link SmtpLogin}).
      *
-     * @throws SmtpUnreachableException when that fails: no mail transaction began, the server has nothing
+     * @throws SmtpUnreachableException when that fails, or no access token could be had: no mail transaction began,
+     *                                  the server has nothing
      */
     @Override
     public void open() throws SmtpUnreachableException {
@@ -64,9 +77,9 @@ public class SmtpConnection implements Relay {
             return;
         }
         try {
-            Transport opened = session.getTransport();
-            opened.connect();
-            transport = opened;
+            SmtpLogin.Login opened = login.connect(session);
+            transport = opened.transport();
+            renewAt = opened.renewAt();
             lastUsed = Instant.now();
         } catch (MessagingException e) {
             throw new SmtpUnreachableException(e);
@@ -99,7 +112,8 @@ public class SmtpConnection implements Relay {
     }
 
     /**
-     * Sends one message to the given envelope recipients (RCPT TO). When a connection that was open from
+     * Sends one message to the given envelope recipients (RCPT TO). A connection that logged in with an OAuth2 token
+     * now due for renewal is closed and opened again first, with a fresh token. When a connection that was open from
      * an earlier send fails without any reply before the message's DATA began (the server closed it while
      * it sat idle, or restarted), the message is sent once more over a new connection: the server has
      * nothing of it. Once DATA began, a failure is never retried here.
@@ -116,6 +130,10 @@ public class SmtpConnection implements Relay {
      */
     @Override
     public SmtpReply send(GatedMessage message, Address[] recipients) throws MessagingException {
+        if (transport != null && renewAt != null && !Instant.now().isBefore(renewAt)) {
+            LOG.fine(() -> "SMTP connection of account " + account + " logs in again: its access token is due for renewal");
+            close(); // between two mails, before the server may end a session whose token expired
+        }
         boolean reused = transport != null;
         open();
         try {

@@ -2,6 +2,7 @@ package dev.mailqueue.dispatch.control;
 
 import dev.mailqueue.account.control.Account;
 import dev.mailqueue.account.control.AccountSessions;
+import dev.mailqueue.login.control.AccessTokens;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -34,6 +35,9 @@ public class SmtpConnections {
     @Inject
     AccountSessions sessions;
 
+    @Inject
+    AccessTokens tokens;
+
     private final Map<String, Deque<Relay>> idle = new HashMap<>();
     private Function<Account, Session> lookup;
 
@@ -42,8 +46,18 @@ public class SmtpConnections {
      * @return a pool outside a container
      */
     public static SmtpConnections of(Function<Account, Session> sessions) {
+        return of(sessions, null);
+    }
+
+    /**
+     * @param sessions the mail session of each account (in tests, sessions of test servers)
+     * @param tokens   the access tokens of the OAuth2 accounts; null when every account logs in with a password
+     * @return a pool outside a container
+     */
+    public static SmtpConnections of(Function<Account, Session> sessions, AccessTokens tokens) {
         SmtpConnections pool = new SmtpConnections();
         pool.lookup = sessions;
+        pool.tokens = tokens;
         return pool;
     }
 
@@ -58,7 +72,9 @@ public class SmtpConnections {
                 return pool.pollFirst();
             }
         }
-        return new SmtpConnection(account.name(), lookup != null ? lookup.apply(account) : sessions.of(account));
+        Session session = lookup != null ? lookup.apply(account) : sessions.of(account);
+        return new SmtpConnection(account.name(), session, tokens != null && tokens.usesOAuth2(account.name())
+                ? SmtpLogin.oauth2(account.name(), tokens) : SmtpLogin.PASSWORD);
     }
 
     /** @param connection a borrowed relay, open or not; closed ones are simply dropped */

@@ -1,6 +1,9 @@
 package dev.mailqueue.admin.boundary;
 
+import dev.mailqueue.login.control.AccessTokens;
+import dev.mailqueue.login.control.LoginState;
 import jakarta.ejb.EJB;
+import jakarta.inject.Inject;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
@@ -14,12 +17,14 @@ import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
+import java.util.Optional;
+
 /**
  * {@code /api/admin/dispatch}: whether dispatch of the whole queue and of each SMTP account is paused,
  * and pause and resume of the whole queue, on every server at once. Every answer is
  * {@code {"paused", "pausedAt", "pausedBy", "accounts": [{"name", "paused", "pausedAt", "pausedBy",
- * "default", "configured"}]}} (see {@link #json}). Role {@code mail-admin}; the GET also
- * {@code mail-viewer}.
+ * "default", "configured", "login"}]}} (see {@link #json}); {@code login} is how the account logs in on the server
+ * that answers ({@link #login}). Role {@code mail-admin}; the GET also {@code mail-viewer}.
  */
 @Path("admin/dispatch")
 @RequestScoped
@@ -30,12 +35,15 @@ public class DispatchResource {
     @EJB
     DispatchPauses pauses;
 
+    @Inject
+    AccessTokens tokens;
+
     /** @return the queue's and every account's pause */
     @GET
     @Operation(summary = "Whether the queue and each SMTP account are paused", description = "Every account this"
             + " server has, the default first, then any other paused account name.")
     public JsonObject state() {
-        return json(pauses.state());
+        return json(pauses.state(), tokens);
     }
 
     /** @return the state */
@@ -44,7 +52,7 @@ public class DispatchResource {
     @Operation(summary = "Pause dispatch of the whole queue", description = "No server claims any mail until it is"
             + " resumed; mail waits QUEUED, no attempt spent. Mail being sent now finishes. A repeat changes nothing.")
     public JsonObject pause() {
-        return json(pauses.pauseQueue());
+        return json(pauses.pauseQueue(), tokens);
     }
 
     /** @return the state */
@@ -52,20 +60,49 @@ public class DispatchResource {
     @Path("resume")
     @Operation(summary = "Resume dispatch of the whole queue", description = "Paused accounts stay paused.")
     public JsonObject resume() {
-        return json(pauses.resumeQueue());
+        return json(pauses.resumeQueue(), tokens);
     }
 
     /**
-     * @param state dispatch's state
+     * @param state  dispatch's state
+     * @param tokens the access tokens of this server's OAuth2 accounts
      * @return it as JSON: times ISO-8601, {@code null} while not paused
      */
-    static JsonObject json(DispatchPauses.DispatchState state) {
+    static JsonObject json(DispatchPauses.DispatchState state, AccessTokens tokens) {
         JsonArrayBuilder accounts = Json.createArrayBuilder();
         for (DispatchPauses.AccountState account : state.accounts()) {
             accounts.add(pause(Json.createObjectBuilder().add("name", account.name()), account.pause())
-                    .add("default", account.isDefault()).add("configured", account.configured()));
+                    .add("default", account.isDefault()).add("configured", account.configured())
+                    .add("login", login(tokens.state(account.name()))));
         }
         return pause(Json.createObjectBuilder(), state.queue()).add("accounts", accounts).build();
+    }
+
+    /**
+     * @param state an account's OAuth2 login on this server, empty for a password account
+     * @return {@code {"kind": "password"}}, or {@code {"kind": "oauth2", "grant", "tokenUrl", "tokenExpiresAt",
+     *         "renewedAt", "renewals", "refusals", "lastError", "lastErrorAt"}}: times ISO-8601 or null, never a token
+     */
+    static JsonObject login(Optional<LoginState> state) {
+        if (state.isEmpty()) {
+            return Json.createObjectBuilder().add("kind", "password").build();
+        }
+        LoginState s = state.get();
+        JsonObjectBuilder o = Json.createObjectBuilder().add("kind", "oauth2").add("grant", s.grant())
+                .add("tokenUrl", s.tokenUri()).add("renewals", s.renewals()).add("refusals", s.refusals());
+        nullable(o, "tokenExpiresAt", s.tokenExpiresAt());
+        nullable(o, "renewedAt", s.renewedAt());
+        nullable(o, "lastError", s.lastError());
+        nullable(o, "lastErrorAt", s.lastErrorAt());
+        return o.build();
+    }
+
+    private static void nullable(JsonObjectBuilder o, String name, Object value) {
+        if (value == null) {
+            o.addNull(name);
+        } else {
+            o.add(name, value.toString());
+        }
     }
 
     private static JsonObjectBuilder pause(JsonObjectBuilder o, DispatchPauses.Pause pause) {

@@ -1,0 +1,295 @@
+#!/usr/bin/env bash
+# Private, throw-away Dovecot submission server for the OAuth2 (SASL XOAUTH2 /
+# OAUTHBEARER) integration tests of SMTP accounts.
+#
+# Usage:
+#   dovecot-instance.sh start <dir> <listen-port> <relay-port> <introspection-url> [<username-attribute>]
+#   dovecot-instance.sh stop  <dir>
+#
+# "start" writes a self-contained Dovecot configuration under <dir>
+# (<dir>/dovecot.conf, the oauth2 passdb settings in <dir>/dovecot-oauth2.conf.ext,
+# runtime files in <dir>/run, state in <dir>/state, every log line in
+# <dir>/dovecot.log) and starts it with "dovecot -c <dir>/dovecot.conf".
+# Only the submission protocol runs: it listens on 127.0.0.1:<listen-port>
+# without TLS and offers AUTH XOAUTH2 and OAUTHBEARER, nothing else.
+#
+# A login is checked by introspecting the bearer token (RFC 7662) at
+# <introspection-url> on every AUTH: Dovecot POSTs "token=<token>" there and
+# accepts the login only when the answer says "active": true and its
+# <username-attribute> (default "sub") equals the user the client logged in as
+# (the "user=" of XOAUTH2, the "a=" of OAUTHBEARER). Refused logins end in
+# "535 5.7.8 Authentication failed" after Dovecot's JSON error challenge
+# ("334 <base64 JSON>"), which the client must answer with an empty line
+# (Angus Mail does not: it throws AuthenticationFailedException with the 334
+# line as message and drops the connection). Refusals come at once: no failure
+# delay and no per-IP penalty. An unreachable introspection endpoint, or an
+# answer without the username attribute, gives "454 4.7.0 Temporary
+# authentication failure" instead.
+# An authorization server that wants client authentication on its
+# introspection endpoint (mock-oauth2-server wants any Basic or Bearer
+# Authorization header) gets HTTP Basic credentials from the URL's userinfo:
+# http://user:secret@127.0.0.1:8080/default/introspect
+#
+# Accepted mail is relayed to 127.0.0.1:<relay-port> (the test SMTP server):
+# plain SMTP, no TLS, no AUTH.
+#
+# Requirements: run as root (Dovecot's master starts as root and runs its
+# login and internal processes as the system users "dovenull" and "dovecot");
+# <dir> at most 70 characters long (Unix sockets live under it) and every
+# parent directory of <dir> searchable by the "dovecot" user. Needs Debian's
+# dovecot-core and dovecot-submissiond packages; the system-wide instance in
+# /etc/dovecot is neither used nor changed, and does not have to be running.
+#
+# "start" on a directory whose instance still runs stops that one first.
+# "stop" on a directory with no running instance does nothing.
+set -euo pipefail
+
+DOVECOT=/usr/sbin/dovecot
+
+die() { echo "dovecot-instance: $*" >&2; exit 1; }
+
+usage() {
+    cat >&2 <<'EOF'
+usage: dovecot-instance.sh start <dir> <listen-port> <relay-port> <introspection-url> [<username-attribute>]
+       dovecot-instance.sh stop  <dir>
+EOF
+    exit 2
+}
+
+check_port() {
+    [[ "$1" =~ ^[0-9]+$ ]] && (( $1 > 0 && $1 < 65536 )) || die "bad port: $1"
+}
+
+# True while the process runs (a zombie waiting to be reaped counts as gone).
+is_alive() {
+    local stat
+    stat=$(ps -o stat= -p "$1" 2>/dev/null) || return 1
+    [[ "$stat" != Z* ]]
+}
+
+# True while something accepts connections on 127.0.0.1:<port>.
+port_open() {
+    (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
+}
+
+# Process id of this instance's master, or nothing when it is not running.
+master_pid() {
+    local pidfile="$1/run/master.pid"
+    [[ -f "$pidfile" ]] || return 0
+    local pid
+    pid=$(tr -d ' \n' < "$pidfile")
+    if [[ -n "$pid" ]] && is_alive "$pid" &&
+        [[ "$(readlink "/proc/$pid/exe" 2>/dev/null)" == "$DOVECOT" ]]; then
+        echo "$pid"
+    fi
+}
+
+do_stop() {
+    local dir="$1"
+    local pid
+    pid=$(master_pid "$dir")
+    [[ -n "$pid" ]] || return 0
+    local port=""
+    [[ -f "$dir/listen-port" ]] && port=$(cat "$dir/listen-port")
+    # Remember master's child processes, so we can make sure they are gone too.
+    local children
+    children=$(pgrep -P "$pid" || true)
+    # SIGTERM makes master stop its children and exit (what "doveadm stop" does); a submission process that
+    # serves a logged-in client would finish its session first (seconds), so it is told directly too: a test
+    # stops the server to cut its clients' connections.
+    # shellcheck disable=SC2086
+    kill -TERM "$pid" $children 2>/dev/null || true
+    local p
+    for _ in $(seq 1 100); do
+        local alive=""
+        for p in $pid $children; do
+            is_alive "$p" && alive="$alive $p"
+        done
+        if [[ -z "$alive" ]] && { [[ -z "$port" ]] || ! port_open "$port"; }; then
+            return 0
+        fi
+        sleep 0.1
+    done
+    # Still alive after 10 s: kill only the processes of this instance.
+    for p in $pid $children; do
+        kill -KILL "$p" 2>/dev/null || true
+    done
+    sleep 0.2
+}
+
+write_config() {
+    local dir="$1" listen="$2" relay="$3" url="$4" userattr="$5"
+
+    cat > "$dir/dovecot.conf" <<EOF
+# Generated by dovecot-instance.sh - private test instance, do not edit.
+
+# Submission (RFC 6409) only: no IMAP, POP3 or LMTP listeners.
+protocols = submission
+listen = 127.0.0.1
+
+# Keep every file this instance writes under the test directory, so that
+# several instances (and the system one) never share sockets or state.
+base_dir = $dir/run
+state_dir = $dir/state
+instance_name = dovecot-test-$listen
+
+# Log to a plain file, so a test can grep it (test machines often have no syslog).
+log_path = $dir/dovecot.log
+info_log_path = $dir/dovecot.log
+debug_log_path = $dir/dovecot.log
+auth_verbose = yes
+# DOVECOT_DEBUG=yes in the environment of "start" logs every step of a login
+# (the HTTP exchange with the authorization server included).
+auth_debug = ${DOVECOT_DEBUG:-no}
+# Never log tokens.
+auth_debug_passwords = no
+
+# Login and internal processes run as the Debian package's system users.
+default_login_user = dovenull
+default_internal_user = dovecot
+default_internal_group = dovecot
+# The submission process runs as the userdb's uid below, a system user.
+first_valid_uid = 1
+first_valid_gid = 1
+
+# No TLS at all; SASL over cleartext is fine on loopback.
+ssl = no
+disable_plaintext_auth = no
+
+# A fixed, fake identity so greetings look the same on every machine.
+hostname = submission.test
+
+# OAuth2 bearer tokens only (RFC 7628 OAUTHBEARER and Google's XOAUTH2).
+auth_mechanisms = xoauth2 oauthbearer
+# Refuse at once: no 2 s failure delay, and (see service anvil below) no
+# penalty that grows with each failure from the same IP address up to 15 s.
+auth_failure_delay = 0
+# Keep user names as the token's attribute spells them.
+auth_username_format = %u
+passdb {
+  driver = oauth2
+  mechanisms = xoauth2 oauthbearer
+  args = $dir/dovecot-oauth2.conf.ext
+}
+# Every user who got past the passdb exists; submission needs no mailbox.
+userdb {
+  driver = static
+  args = uid=dovecot gid=dovecot home=$dir/home
+}
+# Submission opens no mailbox, but its mail user wants a mail location.
+mail_location = maildir:~/Maildir
+
+service submission-login {
+  inet_listener submission {
+    address = 127.0.0.1
+    port = $listen
+  }
+}
+
+# Without this socket the auth process keeps no per-IP failure penalty
+# (mode 0 = the listener is not created).
+service anvil {
+  unix_listener anvil-auth-penalty {
+    mode = 0
+  }
+}
+
+# Accepted mail goes to the test SMTP server: plain SMTP, no TLS, no AUTH.
+submission_relay_host = 127.0.0.1
+submission_relay_port = $relay
+submission_relay_trusted = no
+submission_relay_ssl = no
+submission_relay_connect_timeout = 5 secs
+submission_relay_command_timeout = 30 secs
+EOF
+
+    cat > "$dir/dovecot-oauth2.conf.ext" <<EOF
+# Generated by dovecot-instance.sh - oauth2 passdb of the private test instance.
+
+# RFC 7662 token introspection: POST token=<token> to this URL on every login
+# (no tokeninfo_url, so introspection is the only check). Userinfo in the URL
+# becomes HTTP Basic client authentication.
+introspection_url = $url
+introspection_mode = post
+
+# The introspection answer's attribute that has to equal the login user.
+username_attribute = $userattr
+username_format = %u
+
+# Accept the token only while the authorization server calls it active.
+active_attribute = active
+active_value = true
+
+timeout_msecs = 5000
+debug = ${DOVECOT_DEBUG:-no}
+EOF
+    chmod 644 "$dir/dovecot.conf" "$dir/dovecot-oauth2.conf.ext"
+}
+
+do_start() {
+    local dir="$1" listen="$2" relay="$3" url="$4" userattr="${5:-sub}"
+    check_port "$listen"
+    check_port "$relay"
+    [[ "$url" =~ ^https?:// ]] || die "bad introspection URL: $url"
+    [[ "$userattr" =~ ^[A-Za-z0-9_.:-]+$ ]] || die "bad username attribute: $userattr"
+    [[ $EUID -eq 0 ]] || die "must run as root (Dovecot's master starts as root)"
+    [[ -x "$DOVECOT" ]] || die "dovecot not installed (apt-get install dovecot-core dovecot-submissiond)"
+    [[ -x /usr/lib/dovecot/submission ]] ||
+        die "dovecot submission server not installed (apt-get install dovecot-submissiond)"
+
+    mkdir -p "$dir"
+    dir=$(cd "$dir" && pwd -P)
+    # Unix sockets such as <dir>/run/login/submission are opened by absolute
+    # path and their paths are limited to 107 bytes.
+    (( ${#dir} <= 70 )) || die "directory path too long (max 70 characters): $dir"
+
+    # A leftover instance from an earlier run would hold the sockets: stop it.
+    do_stop "$dir"
+    port_open "$listen" && die "127.0.0.1:$listen is already in use"
+
+    # Fresh runtime and state directories: no stale sockets or pid files.
+    rm -rf "$dir/run" "$dir/state"
+    mkdir -p "$dir/run" "$dir/state" "$dir/home"
+    chown root:root "$dir"
+    chmod 755 "$dir"
+    chown dovecot:dovecot "$dir/home"
+    echo "$listen" > "$dir/listen-port"
+    write_config "$dir" "$listen" "$relay" "$url" "$userattr"
+    : > "$dir/dovecot.log"
+    chmod 644 "$dir/dovecot.log"
+
+    # The auth process runs as "dovecot" and reads the passdb file itself.
+    runuser -u dovecot -- test -r "$dir/dovecot-oauth2.conf.ext" ||
+        die "user dovecot cannot read $dir (a parent directory is not world-searchable)"
+
+    if ! "$DOVECOT" -c "$dir/dovecot.conf" >>"$dir/dovecot.log" 2>&1; then
+        tail -n 20 "$dir/dovecot.log" >&2 || true
+        die "dovecot failed to start; see $dir/dovecot.log"
+    fi
+
+    # Wait until submission-login accepts connections, so callers can send right away.
+    for _ in $(seq 1 150); do
+        if port_open "$listen"; then
+            return 0
+        fi
+        sleep 0.1
+    done
+    tail -n 20 "$dir/dovecot.log" >&2 || true
+    do_stop "$dir"
+    die "instance in $dir did not open 127.0.0.1:$listen; see $dir/dovecot.log"
+}
+
+case "${1:-}" in
+    start)
+        [[ $# -eq 5 || $# -eq 6 ]] || usage
+        do_start "$2" "$3" "$4" "$5" "${6:-sub}"
+        ;;
+    stop)
+        [[ $# -eq 2 ]] || usage
+        [[ -d "$2" ]] || exit 0
+        do_stop "$(cd "$2" && pwd -P)"
+        ;;
+    *)
+        usage
+        ;;
+esac
