@@ -1,5 +1,8 @@
 package dev.mailqueue.admin.boundary;
 
+import dev.mailqueue.login.boundary.LoginView;
+import dev.mailqueue.login.control.AccessTokens;
+
 import dev.mailqueue.account.control.Accounts;
 import dev.mailqueue.api.FieldError;
 import dev.mailqueue.api.InvalidFilterException;
@@ -41,6 +44,9 @@ public class DispatchPauses {
     @Inject
     Accounts accounts;
 
+    @Inject
+    AccessTokens tokens;
+
     @Resource
     SessionContext context;
 
@@ -69,8 +75,9 @@ public class DispatchPauses {
      * @param isDefault  true for the default account (which also sends mail routed to no account)
      * @param configured true when this server has it (a paused name it does not have is listed too)
      * @param pause      its pause, or null while it runs
+     * @param login      how it logs in on this server ({@link LoginView#PASSWORD} for a name it does not have)
      */
-    public record AccountState(String name, boolean isDefault, boolean configured, Pause pause) {
+    public record AccountState(String name, boolean isDefault, boolean configured, Pause pause, LoginView login) {
     }
 
     /** @return the queue's and every account's pause */
@@ -89,9 +96,10 @@ public class DispatchPauses {
         String defaultName = accounts.defaultAccount().name();
         List<AccountState> states = new ArrayList<>();
         for (String name : accounts.names()) {
-            states.add(new AccountState(name, name.equals(defaultName), true, paused.remove(name)));
+            states.add(new AccountState(name, name.equals(defaultName), true, paused.remove(name),
+                    LoginView.of(tokens.state(name))));
         }
-        paused.forEach((name, pause) -> states.add(new AccountState(name, false, false, pause)));
+        paused.forEach((name, pause) -> states.add(new AccountState(name, false, false, pause, LoginView.PASSWORD)));
         return new DispatchState(queue, states);
     }
 

@@ -24,8 +24,11 @@ import java.util.function.Function;
  *       {@code <mailSession>}) or {@code oauth2} (SASL {@code XOAUTH2} with an access token as the password; the
  *       session then sets {@code mail.smtp.auth=true}, {@code mail.smtp.auth.mechanisms=XOAUTH2} and names the
  *       mailbox in {@code mail.smtp.user}).</li>
- *   <li>{@code mailqueue.account.<name>.oauth2.grant}: {@code client-credentials} (default, RFC 6749 §4.4) or
- *       {@code jwt-bearer} (RFC 7523 §2.1).</li>
+ *   <li>{@code mailqueue.account.<name>.oauth2.grant}: {@code client-credentials} (default, RFC 6749 §4.4),
+ *       {@code jwt-bearer} (RFC 7523 §2.1) or {@code refresh-token} (RFC 6749 §6).</li>
+ *   <li>{@code ...oauth2.refresh-token-file}: for {@code refresh-token} only, and required there: the file holding the
+ *       refresh token, which a rotated one replaces ({@link RefreshTokenFile}). The client authenticates with a
+ *       secret or key if it has one, else sends only its id (a public client).</li>
  *   <li>{@code ...oauth2.token-url}: the token endpoint; {@code https}, or {@code http} on a loopback host.</li>
  *   <li>{@code ...oauth2.client-id}: the client's identifier. Required.</li>
  *   <li>{@code ...oauth2.client-secret}: the client secret, for client credentials without a key.</li>
@@ -62,7 +65,8 @@ public final class LoginSettings {
      * @return the OAuth2 grant of each account that logs in with {@code oauth2}, by account name; password
      *         accounts are absent
      * @throws IllegalStateException naming the setting at fault: a login other than password or oauth2, a grant or
-     *                               client authentication the queue does not speak, a token URL that is not https
+     *                               client authentication the queue does not speak, a refresh-token grant without a
+     *                               readable refresh token file in a writable folder (or such a file for another grant), a token URL that is not https
      *                               (or http on loopback), a missing client id, scope or subject, both or neither of
      *                               a client secret and a private key, a key or certificate file that cannot be
      *                               read; never showing a secret
@@ -93,8 +97,24 @@ public final class LoginSettings {
         List<String> scopes = Arrays.stream(required(prefix + "scope", setting).split("[\\s,]+"))
                 .filter(s -> !s.isEmpty()).toList();
         String subject = setting.optional(prefix + "subject").orElse(null);
+        Path refreshTokens = setting.optional(prefix + "refresh-token-file").map(Path::of).orElse(null);
+        if ((kind == OAuth2Grant.Kind.REFRESH_TOKEN) != (refreshTokens != null)) {
+            throw new IllegalStateException(prefix + "refresh-token-file: the refresh-token grant needs it, the others"
+                    + " take none");
+        }
         OAuth2Grant.ClientAuth auth;
-        if (kind == OAuth2Grant.Kind.JWT_BEARER) {
+        if (kind == OAuth2Grant.Kind.REFRESH_TOKEN) {
+            if (subject != null) {
+                throw new IllegalStateException(prefix + "subject: only the jwt-bearer grant acts for a subject");
+            }
+            if (secret.isPresent() && key != null) {
+                throw new IllegalStateException(prefix + "client-secret, " + prefix + "private-key-file: a client"
+                        + " authenticates with one of them, not both");
+            }
+            requireWritable(prefix + "refresh-token-file", refreshTokens);
+            auth = key != null ? OAuth2Grant.ClientAuth.PRIVATE_KEY_JWT : secret.isPresent()
+                    ? clientAuth(prefix + "client-auth", setting) : OAuth2Grant.ClientAuth.NONE;
+        } else if (kind == OAuth2Grant.Kind.JWT_BEARER) {
             if (key == null || subject == null || secret.isPresent()) {
                 throw new IllegalStateException(prefix + "grant: jwt-bearer needs " + prefix + "private-key-file and "
                         + prefix + "subject, and no client-secret");
@@ -119,7 +139,7 @@ public final class LoginSettings {
                     + ": " + e.getMessage(), e);
         }
         return new OAuth2Grant(account, kind, tokenUri, clientId, secret.orElse(null), key,
-                setting.optional(prefix + "key-id").orElse(null), certificate, scopes, subject, auth);
+                setting.optional(prefix + "key-id").orElse(null), certificate, scopes, subject, auth, refreshTokens);
     }
 
     /**
@@ -140,6 +160,18 @@ public final class LoginSettings {
         return Duration.ofMillis(Settings.of(source).whole(TIMEOUT, 1_000, 120_000, 10_000));
     }
 
+    /**
+     * @throws IllegalStateException naming the setting when the file cannot be read, or its folder not written (a
+     *                               rotated refresh token is written next to it and moved over it)
+     */
+    private static void requireWritable(String name, Path file) {
+        Path folder = file.toAbsolutePath().getParent();
+        if (!java.nio.file.Files.isReadable(file) || folder == null || !java.nio.file.Files.isWritable(folder)) {
+            throw new IllegalStateException(name + ": " + file + " must be a readable file in a folder the server may"
+                    + " write to (a rotated refresh token replaces it)");
+        }
+    }
+
     private static String required(String name, Settings setting) {
         return setting.optional(name).orElseThrow(() -> new IllegalStateException(name + " is not set"));
     }
@@ -151,7 +183,7 @@ public final class LoginSettings {
                 return kind;
             }
         }
-        throw new IllegalStateException(name + ": '" + value + "' is neither client-credentials nor jwt-bearer");
+        throw new IllegalStateException(name + ": '" + value + "' is none of client-credentials, jwt-bearer, refresh-token");
     }
 
     private static OAuth2Grant.ClientAuth clientAuth(String name, Settings setting) {

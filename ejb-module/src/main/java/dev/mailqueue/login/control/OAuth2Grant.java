@@ -24,14 +24,23 @@ import java.util.List;
  *                     Gmail: {@code https://mail.google.com/})
  * @param subject      the user the JWT bearer grant acts for (Google's domain-wide delegation: the mailbox); null for
  *                     client credentials
- * @param clientAuth   how a client-credentials request authenticates the client
+ * @param clientAuth   how the token request authenticates the client
+ * @param refreshTokens where the refresh token of a refresh-token grant is kept ({@link RefreshTokenFile}); null for
+ *                      the other grants
  */
 public record OAuth2Grant(String account, Kind grant, URI tokenUri, String clientId, String clientSecret,
                           Path privateKey, String keyId, Path certificate, List<String> scopes, String subject,
-                          ClientAuth clientAuth) {
+                          ClientAuth clientAuth, Path refreshTokens) {
 
     public OAuth2Grant {
         scopes = List.copyOf(scopes);
+    }
+
+    /** A grant without a refresh token: client credentials or JWT bearer. */
+    public OAuth2Grant(String account, Kind grant, URI tokenUri, String clientId, String clientSecret, Path privateKey,
+                       String keyId, Path certificate, List<String> scopes, String subject, ClientAuth clientAuth) {
+        this(account, grant, tokenUri, clientId, clientSecret, privateKey, keyId, certificate, scopes, subject,
+                clientAuth, null);
     }
 
     /** The grant types the queue speaks. */
@@ -39,7 +48,12 @@ public record OAuth2Grant(String account, Kind grant, URI tokenUri, String clien
         /** RFC 6749 §4.4: the application's own identity (Microsoft Entra ID, most servers). */
         CLIENT_CREDENTIALS("client-credentials"),
         /** RFC 7523 §2.1: a JWT signed by the client stands for the grant (Google service accounts). */
-        JWT_BEARER("jwt-bearer");
+        JWT_BEARER("jwt-bearer"),
+        /**
+         * RFC 6749 §6: a refresh token a person's consent once gave, for an account with no application identity;
+         * a rotated refresh token replaces the old one where it is kept.
+         */
+        REFRESH_TOKEN("refresh-token");
 
         private final String setting;
 
@@ -61,13 +75,17 @@ public record OAuth2Grant(String account, Kind grant, URI tokenUri, String clien
         CLIENT_SECRET_POST,
         /** RFC 7523 §2.2 (OpenID Connect's {@code private_key_jwt}): a JWT signed with the private key. */
         PRIVATE_KEY_JWT,
-        /** No client authentication: the grant's own assertion identifies the client (RFC 7523 §3.1). */
+        /**
+         * No client authentication: the grant's own assertion identifies the client (RFC 7523 §3.1), or a public
+         * client's refresh token names it ({@code client_id} in the body, RFC 6749 §6).
+         */
         NONE
     }
 
     @Override
     public String toString() {
         return "OAuth2Grant[account=" + account + ", grant=" + grant.setting() + ", tokenUri=" + tokenUri
-                + ", clientId=" + clientId + ", clientAuth=" + clientAuth + ", scopes=" + scopes + "]";
+                + ", clientId=" + clientId + ", clientAuth=" + clientAuth + ", scopes=" + scopes
+                + (refreshTokens == null ? "" : ", refreshTokens=" + refreshTokens) + "]";
     }
 }

@@ -15,6 +15,7 @@ import com.nimbusds.oauth2.sdk.ClientCredentialsGrant;
 import com.nimbusds.oauth2.sdk.ErrorObject;
 import com.nimbusds.oauth2.sdk.JWTBearerGrant;
 import com.nimbusds.oauth2.sdk.ParseException;
+import com.nimbusds.oauth2.sdk.RefreshTokenGrant;
 import com.nimbusds.oauth2.sdk.Scope;
 import com.nimbusds.oauth2.sdk.TokenRequest;
 import com.nimbusds.oauth2.sdk.TokenResponse;
@@ -27,6 +28,8 @@ import com.nimbusds.oauth2.sdk.http.HTTPRequest;
 import com.nimbusds.oauth2.sdk.http.HTTPResponse;
 import com.nimbusds.oauth2.sdk.id.ClientID;
 import com.nimbusds.oauth2.sdk.token.AccessToken;
+import com.nimbusds.oauth2.sdk.token.RefreshToken;
+import com.nimbusds.oauth2.sdk.token.Tokens;
 import dev.mailqueue.log.control.LogText;
 
 import java.io.IOException;
@@ -40,9 +43,10 @@ import java.util.UUID;
 
 /**
  * One token request at an authorization server's token endpoint, done by the Nimbus OAuth 2.0 SDK: the client
- * credentials grant (RFC 6749 §4.4) with a client secret or a signed client assertion (RFC 7523 §2.2), or the JWT
- * bearer grant (RFC 7523 §2.1) whose assertion names the user acted for (Google's domain-wide delegation). Thread
- * safe.
+ * credentials grant (RFC 6749 §4.4) with a client secret or a signed client assertion (RFC 7523 §2.2), the JWT
+ * bearer grant (RFC 7523 §2.1) whose assertion names the user acted for (Google's domain-wide delegation), or the
+ * refresh-token grant (RFC 6749 §6) with the token of a {@link RefreshTokenFile}, rotated there when the server
+ * rotates it. Thread safe.
  */
 public final class TokenEndpoint {
 
@@ -60,15 +64,37 @@ public final class TokenEndpoint {
      * @param grant the account's grant
      * @return a new access token
      * @throws TokenException when the server refused the grant (its error code and description, at most
-     *                        {@link LogText#MAX_CHARS} characters of it, and the HTTP status), could not be reached in
-     *                        time, or answered no token response; the message names the grant and the endpoint
+     *                        {@link LogText#MAX_CHARS} characters of it, and the HTTP status; {@code invalid_grant} for a
+     *                        refresh token revoked or already used), could not be reached in time, or answered no
+     *                        token response, or the refresh token file could not be read or written; the message
+     *                        names the grant and the endpoint (or the file)
      */
     public IssuedToken request(OAuth2Grant grant) throws TokenException {
         String what = "OAuth2 " + grant.grant().setting() + " grant of client " + LogText.escape(grant.clientId())
                 + " at " + grant.tokenUri();
+        if (grant.grant() == OAuth2Grant.Kind.REFRESH_TOKEN) {
+            return new RefreshTokenFile(grant.refreshTokens()).locked((refresh, replace) -> {
+                Tokens tokens = send(what, () -> refreshRequest(grant, refresh));
+                RefreshToken rotated = tokens.getRefreshToken();
+                if (rotated != null && !rotated.getValue().equals(refresh)) {
+                    replace.with(rotated.getValue()); // before the access token is used: the old one is void now
+                }
+                return issued(tokens);
+            });
+        }
+        return issued(send(what, () -> tokenRequest(grant)));
+    }
+
+    /** A token request, made under the lock of whatever it needs. */
+    @FunctionalInterface
+    private interface RequestMaker {
+        TokenRequest make() throws JOSEException;
+    }
+
+    private Tokens send(String what, RequestMaker maker) throws TokenException {
         HTTPRequest http;
         try {
-            http = tokenRequest(grant).toHTTPRequest();
+            http = maker.make().toHTTPRequest();
         } catch (JOSEException | RuntimeException e) {
             throw new TokenException(what + ": cannot sign the assertion: " + LogText.escape(e.getMessage()), e);
         }
@@ -80,7 +106,6 @@ public final class TokenEndpoint {
         } catch (IOException e) {
             throw new TokenException(what + ": the server could not be reached: " + LogText.escape(e.toString()), e);
         }
-        Instant received = Instant.now();
         TokenResponse response;
         try {
             response = TokenResponse.parse(answer);
@@ -94,9 +119,23 @@ public final class TokenEndpoint {
                     + (error.getDescription() == null ? "" : " (" + LogText.escape(error.getDescription()) + ")")
                     + ", HTTP " + answer.getStatusCode());
         }
-        AccessToken token = response.toSuccessResponse().getTokens().getAccessToken();
+        return response.toSuccessResponse().getTokens();
+    }
+
+    private static IssuedToken issued(Tokens tokens) {
+        Instant received = Instant.now();
+        AccessToken token = tokens.getAccessToken();
         Duration lifetime = token.getLifetime() > 0 ? Duration.ofSeconds(token.getLifetime()) : IssuedToken.ASSUMED_LIFETIME;
         return new IssuedToken(token.getValue(), received, received.plus(lifetime));
+    }
+
+    /** RFC 6749 §6: the refresh token, the scopes, and the client's authentication (or its id, for a public client). */
+    private static TokenRequest refreshRequest(OAuth2Grant grant, String refresh) throws JOSEException {
+        Scope scope = new Scope(grant.scopes().toArray(String[]::new));
+        RefreshTokenGrant refreshGrant = new RefreshTokenGrant(new RefreshToken(refresh));
+        return grant.clientAuth() == OAuth2Grant.ClientAuth.NONE
+                ? new TokenRequest(grant.tokenUri(), new ClientID(grant.clientId()), refreshGrant, scope)
+                : new TokenRequest(grant.tokenUri(), clientAuth(grant), refreshGrant, scope);
     }
 
     private static TokenRequest tokenRequest(OAuth2Grant grant) throws JOSEException {

@@ -156,6 +156,51 @@ class AccessTokensTest {
     }
 
     @Test
+    void aRotatedRefreshTokenReplacesTheOldOneInItsFileAndIsTheOneUsedNext() throws Exception {
+        Path file = dir.resolve("refresh-token");
+        Files.writeString(file, "first-refresh-token\n");
+        try (AuthorizationServer server = new AuthorizationServer(60, true)) {
+            OAuth2Grant grant = new OAuth2Grant("personal", OAuth2Grant.Kind.REFRESH_TOKEN, server.tokenUri(), "it-client",
+                    SECRET, null, null, null, List.of("smtp.send"), null, OAuth2Grant.ClientAuth.CLIENT_SECRET_POST, file);
+            AccessTokens tokens = AccessTokens.of(Map.of("personal", grant), Duration.ofSeconds(10),
+                    new TokenEndpoint(Duration.ofSeconds(5)));
+            IssuedToken first = tokens.token("personal");
+            String rotated = Files.readString(file).strip();
+            assertThat(rotated).as("the rotated refresh token in the file").isNotEmpty().isNotEqualTo("first-refresh-token");
+            tokens.refused("personal", first); // the next call asks again, with the rotated refresh token
+            tokens.token("personal");
+
+            List<RecordedRequest> requests = server.requests();
+            assertThat(requests).hasSize(2);
+            Map<String, String> firstForm = form(requests.get(0));
+            assertThat(firstForm).containsEntry("grant_type", "refresh_token")
+                    .containsEntry("refresh_token", "first-refresh-token").containsEntry("client_id", "it-client")
+                    .containsEntry("client_secret", SECRET);
+            assertThat(form(requests.get(1))).containsEntry("refresh_token", rotated);
+            assertThat(Files.readString(file).strip()).as("rotated again").isNotEqualTo(rotated);
+            try (var siblings = Files.list(dir)) {
+                assertThat(siblings.map(p -> p.getFileName().toString()))
+                        .as("no temporary file left").allMatch(n -> !n.endsWith(".tmp"));
+            }
+        }
+    }
+
+    @Test
+    void anEmptyRefreshTokenFileIsAnErrorNamingTheFile() throws Exception {
+        Path file = dir.resolve("refresh-token");
+        Files.writeString(file, "\n");
+        try (AuthorizationServer server = new AuthorizationServer(60)) {
+            OAuth2Grant grant = new OAuth2Grant("personal", OAuth2Grant.Kind.REFRESH_TOKEN, server.tokenUri(), "public-app",
+                    null, null, null, null, List.of("smtp.send"), null, OAuth2Grant.ClientAuth.NONE, file);
+            AccessTokens tokens = AccessTokens.of(Map.of("personal", grant), Duration.ofSeconds(10),
+                    new TokenEndpoint(Duration.ofSeconds(5)));
+            assertThatThrownBy(() -> tokens.token("personal")).isInstanceOf(TokenException.class)
+                    .hasMessageContaining(file.toString()).hasMessageContaining("holds no refresh token");
+            assertThat(server.requests()).as("nothing sent").isEmpty();
+        }
+    }
+
+    @Test
     void aPasswordAccountHasNoLoginState() {
         AccessTokens tokens = AccessTokens.of(Map.of(), Duration.ofSeconds(10), new TokenEndpoint(Duration.ofSeconds(5)));
         assertThat(tokens.usesOAuth2("mailqueue")).isFalse();

@@ -24,7 +24,15 @@ final class AuthorizationServer implements AutoCloseable {
 
     /** @param lifetimeSeconds lifetime of every token it issues ({@code expires_in}) */
     AuthorizationServer(int lifetimeSeconds) {
-        server = new MockOAuth2Server(new OAuth2Config(false, null, null, false, new OAuth2TokenProvider(),
+        this(lifetimeSeconds, false);
+    }
+
+    /**
+     * @param lifetimeSeconds lifetime of every token it issues ({@code expires_in})
+     * @param rotate          true when each refresh-token grant answers with a new refresh token
+     */
+    AuthorizationServer(int lifetimeSeconds, boolean rotate) {
+        server = new MockOAuth2Server(new OAuth2Config(false, null, null, rotate, new OAuth2TokenProvider(),
                 Set.of(new DefaultOAuth2TokenCallback("queue", "it-client", "JWT", List.of("smtp"), Map.of(),
                         lifetimeSeconds))));
         server.start();

@@ -52,6 +52,24 @@ class LoginSettingsTest {
     }
 
     @Test
+    void theRefreshTokenGrantNeedsItsFileAndOnlyIt(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path file = java.nio.file.Files.writeString(dir.resolve("token"), "r\n");
+        Map<String, String> base = Map.of(P + "login", "oauth2", P + "oauth2.grant", "refresh-token",
+                P + "oauth2.token-url", "https://idp.example/token", P + "oauth2.client-id", "app",
+                P + "oauth2.scope", "smtp", P + "oauth2.refresh-token-file", file.toString());
+        OAuth2Grant grant = LoginSettings.parse(settings(base), List.of("o365")).get("o365");
+        assertThat(grant.clientAuth()).as("a public client").isEqualTo(OAuth2Grant.ClientAuth.NONE);
+        assertThat(grant.refreshTokens()).isEqualTo(file);
+        Map<String, String> noFile = new HashMap<>(base);
+        noFile.remove(P + "oauth2.refresh-token-file");
+        assertProblem(noFile, P + "oauth2.refresh-token-file");
+        assertProblem(with(base, P + "oauth2.refresh-token-file", dir.resolve("absent").toString()),
+                P + "oauth2.refresh-token-file");
+        assertProblem(with(with(base, P + "oauth2.grant", "client-credentials"), P + "oauth2.client-secret", "hidden-value"),
+                P + "oauth2.refresh-token-file");
+    }
+
+    @Test
     void plainHttpIsAllowedOnLoopbackOnly() {
         Map<String, String> local = Map.of(P + "login", "oauth2", P + "oauth2.token-url", "http://127.0.0.1:8080/token",
                 P + "oauth2.client-id", "app", P + "oauth2.client-secret", "s", P + "oauth2.scope", "smtp");

@@ -1,9 +1,7 @@
 package dev.mailqueue.admin.boundary;
 
 import dev.mailqueue.api.InvalidFilterException;
-import dev.mailqueue.login.control.AccessTokens;
 import jakarta.ejb.EJB;
-import jakarta.inject.Inject;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.json.JsonObject;
 import jakarta.ws.rs.POST;
@@ -28,9 +26,6 @@ public class AccountsResource {
     @EJB
     DispatchPauses pauses;
 
-    @Inject
-    AccessTokens tokens;
-
     /** @return dispatch's state @throws InvalidFilterException for a bad name (400) */
     @POST
     @Path("pause")
@@ -38,7 +33,7 @@ public class AccountsResource {
             + " (for the default account also mail routed to none) until it is resumed; it waits QUEUED, no attempt"
             + " spent. Mail being sent now finishes. A repeat changes nothing.")
     public JsonObject pause(@PathParam("name") String name) throws InvalidFilterException {
-        return DispatchResource.json(pauses.pauseAccount(name), tokens);
+        return DispatchResource.json(pauses.pauseAccount(name));
     }
 
     /** @return dispatch's state @throws InvalidFilterException for a bad name (400) */
@@ -46,6 +41,6 @@ public class AccountsResource {
     @Path("resume")
     @Operation(summary = "Resume dispatch of one SMTP account")
     public JsonObject resume(@PathParam("name") String name) throws InvalidFilterException {
-        return DispatchResource.json(pauses.resumeAccount(name), tokens);
+        return DispatchResource.json(pauses.resumeAccount(name));
     }
 }

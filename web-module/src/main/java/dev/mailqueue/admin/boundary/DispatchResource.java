@@ -1,9 +1,7 @@
 package dev.mailqueue.admin.boundary;
 
-import dev.mailqueue.login.control.AccessTokens;
-import dev.mailqueue.login.control.LoginState;
+import dev.mailqueue.login.boundary.LoginView;
 import jakarta.ejb.EJB;
-import jakarta.inject.Inject;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
@@ -16,8 +14,6 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
-
-import java.util.Optional;
 
 /**
  * {@code /api/admin/dispatch}: whether dispatch of the whole queue and of each SMTP account is paused,
@@ -35,15 +31,12 @@ public class DispatchResource {
     @EJB
     DispatchPauses pauses;
 
-    @Inject
-    AccessTokens tokens;
-
     /** @return the queue's and every account's pause */
     @GET
     @Operation(summary = "Whether the queue and each SMTP account are paused", description = "Every account this"
             + " server has, the default first, then any other paused account name.")
     public JsonObject state() {
-        return json(pauses.state(), tokens);
+        return json(pauses.state());
     }
 
     /** @return the state */
@@ -52,7 +45,7 @@ public class DispatchResource {
     @Operation(summary = "Pause dispatch of the whole queue", description = "No server claims any mail until it is"
             + " resumed; mail waits QUEUED, no attempt spent. Mail being sent now finishes. A repeat changes nothing.")
     public JsonObject pause() {
-        return json(pauses.pauseQueue(), tokens);
+        return json(pauses.pauseQueue());
     }
 
     /** @return the state */
@@ -60,36 +53,34 @@ public class DispatchResource {
     @Path("resume")
     @Operation(summary = "Resume dispatch of the whole queue", description = "Paused accounts stay paused.")
     public JsonObject resume() {
-        return json(pauses.resumeQueue(), tokens);
+        return json(pauses.resumeQueue());
     }
 
     /**
-     * @param state  dispatch's state
-     * @param tokens the access tokens of this server's OAuth2 accounts
+     * @param state dispatch's state
      * @return it as JSON: times ISO-8601, {@code null} while not paused
      */
-    static JsonObject json(DispatchPauses.DispatchState state, AccessTokens tokens) {
+    static JsonObject json(DispatchPauses.DispatchState state) {
         JsonArrayBuilder accounts = Json.createArrayBuilder();
         for (DispatchPauses.AccountState account : state.accounts()) {
             accounts.add(pause(Json.createObjectBuilder().add("name", account.name()), account.pause())
                     .add("default", account.isDefault()).add("configured", account.configured())
-                    .add("login", login(tokens.state(account.name()))));
+                    .add("login", login(account.login())));
         }
         return pause(Json.createObjectBuilder(), state.queue()).add("accounts", accounts).build();
     }
 
     /**
-     * @param state an account's OAuth2 login on this server, empty for a password account
+     * @param s an account's login on this server
      * @return {@code {"kind": "password"}}, or {@code {"kind": "oauth2", "grant", "tokenUrl", "tokenExpiresAt",
      *         "renewedAt", "renewals", "refusals", "lastError", "lastErrorAt"}}: times ISO-8601 or null, never a token
      */
-    static JsonObject login(Optional<LoginState> state) {
-        if (state.isEmpty()) {
-            return Json.createObjectBuilder().add("kind", "password").build();
+    static JsonObject login(LoginView s) {
+        if (!"oauth2".equals(s.kind())) {
+            return Json.createObjectBuilder().add("kind", s.kind()).build();
         }
-        LoginState s = state.get();
         JsonObjectBuilder o = Json.createObjectBuilder().add("kind", "oauth2").add("grant", s.grant())
-                .add("tokenUrl", s.tokenUri()).add("renewals", s.renewals()).add("refusals", s.refusals());
+                .add("tokenUrl", s.tokenUrl()).add("renewals", s.renewals()).add("refusals", s.refusals());
         nullable(o, "tokenExpiresAt", s.tokenExpiresAt());
         nullable(o, "renewedAt", s.renewedAt());
         nullable(o, "lastError", s.lastError());
