@@ -46,16 +46,9 @@ EOF
     exit 2
 }
 
-check_port() {
-    [[ "$1" =~ ^[0-9]+$ ]] && (( $1 > 0 && $1 < 65536 )) || die "bad port: $1"
-}
-
-# True while the process runs (a zombie waiting to be reaped counts as gone).
-is_alive() {
-    local stat
-    stat=$(ps -o stat= -p "$1" 2>/dev/null) || return 1
-    [[ "$stat" != Z* ]]
-}
+# check_port, is_alive, port_open
+# shellcheck source=../instance-lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../instance-lib.sh"
 
 # Process id of this instance's master, or nothing when it is not running.
 master_pid() {

@@ -43,7 +43,7 @@ import static org.awaitility.Awaitility.await;
 class OAuth2AccountIT extends QueueServerIT {
 
     /** The tokens' lifetime: three lifetimes pass during the 2,000 mails. */
-    static final int LIFETIME_S = 8;
+    static final int LIFETIME_S = 6;
     /** The mailbox account o365 logs in as (its session's mail.smtp.user), named in each token. */
     static final String MAILBOX = "sender@o365.mailqueue.test";
     private static final int MAILS = 2_000;

@@ -124,8 +124,7 @@ class AccessTokensTest {
             OAuth2Grant grant = new OAuth2Grant("gmail", OAuth2Grant.Kind.JWT_BEARER, server.tokenUri(),
                     "queue@project.iam.example", null, key, "key-1", null, List.of("https://mail.google.com/"),
                     "sender@example.com", OAuth2Grant.ClientAuth.NONE);
-            AccessTokens tokens = AccessTokens.of(Map.of("gmail", grant), Duration.ofSeconds(10),
-                    new TokenEndpoint(Duration.ofSeconds(5)));
+            AccessTokens tokens = tokens(grant, Duration.ofSeconds(10));
             assertThat(tokens.token("gmail").value()).isNotBlank();
             Map<String, String> form = form(server.requests().get(0));
             assertThat(form).containsEntry("grant_type", "urn:ietf:params:oauth:grant-type:jwt-bearer");
@@ -142,8 +141,7 @@ class AccessTokensTest {
         try (AuthorizationServer server = new AuthorizationServer(60)) {
             OAuth2Grant grant = new OAuth2Grant("o365", OAuth2Grant.Kind.CLIENT_CREDENTIALS, server.tokenUri(),
                     "it-client", null, key, null, null, List.of("smtp.send"), null, OAuth2Grant.ClientAuth.PRIVATE_KEY_JWT);
-            AccessTokens tokens = AccessTokens.of(Map.of("o365", grant), Duration.ofSeconds(10),
-                    new TokenEndpoint(Duration.ofSeconds(5)));
+            AccessTokens tokens = tokens(grant, Duration.ofSeconds(10));
             tokens.token("o365");
             RecordedRequest request = server.requests().get(0);
             Map<String, String> form = form(request);
@@ -162,8 +160,7 @@ class AccessTokensTest {
         try (AuthorizationServer server = new AuthorizationServer(60, true)) {
             OAuth2Grant grant = new OAuth2Grant("personal", OAuth2Grant.Kind.REFRESH_TOKEN, server.tokenUri(), "it-client",
                     SECRET, null, null, null, List.of("smtp.send"), null, OAuth2Grant.ClientAuth.CLIENT_SECRET_POST, file);
-            AccessTokens tokens = AccessTokens.of(Map.of("personal", grant), Duration.ofSeconds(10),
-                    new TokenEndpoint(Duration.ofSeconds(5)));
+            AccessTokens tokens = tokens(grant, Duration.ofSeconds(10));
             IssuedToken first = tokens.token("personal");
             String rotated = Files.readString(file).strip();
             assertThat(rotated).as("the rotated refresh token in the file").isNotEmpty().isNotEqualTo("first-refresh-token");
@@ -192,8 +189,7 @@ class AccessTokensTest {
         try (AuthorizationServer server = new AuthorizationServer(60)) {
             OAuth2Grant grant = new OAuth2Grant("personal", OAuth2Grant.Kind.REFRESH_TOKEN, server.tokenUri(), "public-app",
                     null, null, null, null, List.of("smtp.send"), null, OAuth2Grant.ClientAuth.NONE, file);
-            AccessTokens tokens = AccessTokens.of(Map.of("personal", grant), Duration.ofSeconds(10),
-                    new TokenEndpoint(Duration.ofSeconds(5)));
+            AccessTokens tokens = tokens(grant, Duration.ofSeconds(10));
             assertThatThrownBy(() -> tokens.token("personal")).isInstanceOf(TokenException.class)
                     .hasMessageContaining(file.toString()).hasMessageContaining("holds no refresh token");
             assertThat(server.requests()).as("nothing sent").isEmpty();
