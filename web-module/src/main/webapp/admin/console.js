@@ -294,8 +294,14 @@ async function showOverview() {
     again('overview', showOverview, REFRESH_MS);
 }
 
-/** How an account logs in on this server: password, or its OAuth2 grant, token expiry and last token error. */
+/**
+ * How an account logs in on this server: password, Amazon SES (each request signed), or its OAuth2 grant, token
+ * expiry and last token error.
+ */
 function login(l) {
+    if (l && l.kind === 'aws-sigv4') {
+        return 'Amazon SES API (signed requests)';
+    }
     if (!l || l.kind !== 'oauth2') {
         return 'password';
     }

@@ -32,11 +32,14 @@ public class AccountsCheck {
     @PostConstruct
     void check() {
         for (Account account : accounts.all()) {
-            Session session = sessions.of(account);
-            if (account.usesVerp()) {
-                refuseOwnEnvelopeSender(account, session);
+            if (account.usesSmtp()) {
+                Session session = sessions.of(account);
+                if (account.usesVerp()) {
+                    refuseOwnEnvelopeSender(account, session);
+                }
             }
-            LOG.info(() -> "SMTP account " + account.name() + " (" + account.jndiName() + ")"
+            LOG.info(() -> (account.usesSmtp() ? "SMTP account " + account.name() + " (" + account.jndiName() + ")"
+                    : "Amazon SES account " + account.name())
                     + (account.failover().isEmpty() ? "" : ", fails over to " + account.failover())
                     + (account.senderDomains().isEmpty() ? "" : ", sender domains " + account.senderDomains())
                     + (account.perMinute() > 0 ? ", at most " + account.perMinute() + " per minute" : "")

@@ -27,9 +27,11 @@ import java.util.Set;
  * @param window        the sliding window of the per-minute limit, {@link RateRules#MIN_WINDOW} to
  *                      {@link RateRules#WINDOW} (60 s, the default): shorter only where a test must not wait
  *                      out real minutes
+ * @param relay         how it hands mail on: SMTP through its mail session (the default), or the Amazon SES API
+ *                      (no mail session; {@code refusesSmtpUtf8} is then true: SES takes no SMTPUTF8 address)
  */
 public record Account(String name, List<String> failover, Set<String> senderDomains, int perMinute, int perDay,
-                      String bounceAddress, boolean refusesSmtpUtf8, Duration window) {
+                      String bounceAddress, boolean refusesSmtpUtf8, Duration window, RelayKind relay) {
 
     /** Longest account name: the width of the SMTP_ACCOUNT columns. */
     public static final int NAME_CHARS = 64;
@@ -41,6 +43,16 @@ public record Account(String name, List<String> failover, Set<String> senderDoma
             throw new IllegalArgumentException("window of account " + name + " must be " + RateRules.MIN_WINDOW
                     + " to " + RateRules.WINDOW + ", was " + window);
         }
+        if (relay == RelayKind.SES && !refusesSmtpUtf8) {
+            throw new IllegalArgumentException("account " + name + " sends through Amazon SES, which takes no address"
+                    + " with a non-ASCII local part: it must refuse them (smtputf8=refuse)");
+        }
+    }
+
+    /** An SMTP account with a sliding window of its own. */
+    public Account(String name, List<String> failover, Set<String> senderDomains, int perMinute, int perDay,
+                   String bounceAddress, boolean refusesSmtpUtf8, Duration window) {
+        this(name, failover, senderDomains, perMinute, perDay, bounceAddress, refusesSmtpUtf8, window, RelayKind.SMTP);
     }
 
     /** An account whose per-minute limit counts real 60 s windows. */
@@ -60,7 +72,12 @@ public record Account(String name, List<String> failover, Set<String> senderDoma
         this(name, failover, senderDomains, perMinute, perDay, null);
     }
 
-    /** @return the JNDI name of the account's mail session: {@code mail/<name>} */
+    /** @return true when the account sends over SMTP through its mail session {@link #jndiName()} */
+    public boolean usesSmtp() {
+        return relay == RelayKind.SMTP;
+    }
+
+    /** @return the JNDI name of the account's mail session: {@code mail/<name>} (SMTP accounts only) */
     public String jndiName() {
         return "mail/" + name;
     }

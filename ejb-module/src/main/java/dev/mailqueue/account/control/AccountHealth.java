@@ -94,7 +94,7 @@ public class AccountHealth {
     public void reached(String account) {
         State was = states.remove(account);
         if (was != null) {
-            LOG.info(() -> "SMTP account " + account + " is reachable again after "
+            LOG.info(() -> "Account " + account + " is reachable again after "
                     + Duration.between(was.down().since(), Instant.now()).toMillis() + " ms down");
         }
     }
@@ -116,7 +116,7 @@ public class AccountHealth {
         });
         if (wentDown[0]) {
             outages.incrementAndGet();
-            LOG.warning(() -> "SMTP account " + account + " is unreachable (" + LogText.escape(reason) + "); its mails wait in the queue,"
+            LOG.warning(() -> "Account " + account + " is unreachable (" + LogText.escape(reason) + "); its mails wait in the queue,"
                     + " attempts untouched, and one claimer tries it again every " + settings.coolDownMillis() + " ms");
         }
         return retryAt;

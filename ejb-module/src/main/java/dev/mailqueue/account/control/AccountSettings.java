@@ -41,6 +41,10 @@ import java.util.regex.Pattern;
  *   <li>{@code mailqueue.account.<name>.smtputf8}: {@code try} (default) sends an address with a non-ASCII
  *       local part when the server offers SMTPUTF8 (RFC 6531) and fails that recipient alone when it does not;
  *       {@code refuse} refuses such addresses at enqueue, for a relay that never offers it.</li>
+ *   <li>{@code mailqueue.account.<name>.relay}: {@code smtp} (default) sends through the mail session
+ *       {@code mail/<name>}; {@code ses} through the Amazon SES API ({@code mailqueue.account.<name>.ses.*},
+ *       {@code dev.mailqueue.ses.control.SesSettings}), which takes no SMTPUTF8 address: its {@code smtputf8} is
+ *       {@code refuse}, and {@code try} is an error.</li>
  *   <li>{@code mailqueue.bounce.verp-secret}: the server secret that authenticates VERP tokens
  *       ({@link VerpToken}), at least {@value VerpToken#MIN_SECRET_BYTES} octets; required when any account
  *       has a bounce address, and the same on every server of a queue. No default: never shipped.</li>
@@ -66,10 +70,18 @@ public final class AccountSettings {
     }
 
     /**
-     * @return true for {@code refuse}, false for {@code try} or nothing
-     * @throws IllegalStateException naming the setting for any other value
+     * @return true for {@code refuse}, false for {@code try} or nothing (true for nothing on an SES account)
+     * @throws IllegalStateException naming the setting for any other value, or for {@code try} on an SES account
      */
-    private static boolean refusesSmtpUtf8(String key, Settings setting) {
+    private static boolean refusesSmtpUtf8(String key, Settings setting, RelayKind relay) {
+        if (relay == RelayKind.SES) {
+            String value = setting.optional(key).orElse("refuse");
+            if (!value.equals("refuse")) {
+                throw new IllegalStateException(key + ": '" + value + "', but the account sends through Amazon SES, which"
+                        + " takes no address with a non-ASCII local part (RFC 6531): leave it unset or refuse");
+            }
+            return true;
+        }
         String value = setting.optional(key).orElse("try");
         return switch (value) {
             case "try" -> false;
@@ -86,7 +98,8 @@ public final class AccountSettings {
      *                               claimed by two accounts, a rate that is negative or not a number,
      *                               a bounce address that {@link VerpAddress#problem} refuses, a bounce
      *                               address without {@value #VERP_SECRET} or a secret too short, an
-     *                               smtputf8 value other than try or refuse
+     *                               smtputf8 value other than try or refuse (or try on an SES account), a relay
+     *                               other than smtp or ses
      */
     public static List<Account> parse(Function<String, Optional<String>> source) {
         Settings setting = Settings.of(source);
@@ -122,10 +135,12 @@ public final class AccountSettings {
                 }
                 domains.add(lower);
             }
+            RelayKind relay = RelayKind.parse(prefix + "relay", setting.optional(prefix + "relay").orElse(null));
             accounts.put(name, new Account(name, failover, domains,
                     count(prefix + "rate.per-minute", setting), count(prefix + "rate.per-day", setting),
-                    bounceAddress(prefix + "bounce-address", setting), refusesSmtpUtf8(prefix + "smtputf8", setting),
-                    window(prefix + "rate.window.ms", setting)));
+                    bounceAddress(prefix + "bounce-address", setting),
+                    refusesSmtpUtf8(prefix + "smtputf8", setting, relay), window(prefix + "rate.window.ms", setting),
+                    relay));
         }
         List<Account> result = new ArrayList<>(accounts.values());
         verpToken(source, result);

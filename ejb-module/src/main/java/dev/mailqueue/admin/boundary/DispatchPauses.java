@@ -3,6 +3,7 @@ package dev.mailqueue.admin.boundary;
 import dev.mailqueue.login.boundary.LoginView;
 import dev.mailqueue.login.control.AccessTokens;
 
+import dev.mailqueue.account.control.Account;
 import dev.mailqueue.account.control.Accounts;
 import dev.mailqueue.api.FieldError;
 import dev.mailqueue.api.InvalidFilterException;
@@ -95,9 +96,10 @@ public class DispatchPauses {
         }
         String defaultName = accounts.defaultAccount().name();
         List<AccountState> states = new ArrayList<>();
-        for (String name : accounts.names()) {
+        for (Account account : accounts.all()) {
+            String name = account.name();
             states.add(new AccountState(name, name.equals(defaultName), true, paused.remove(name),
-                    LoginView.of(tokens.state(name))));
+                    account.usesSmtp() ? LoginView.of(tokens.state(name)) : LoginView.AWS_SIGV4));
         }
         paused.forEach((name, pause) -> states.add(new AccountState(name, false, false, pause, LoginView.PASSWORD)));
         return new DispatchState(queue, states);

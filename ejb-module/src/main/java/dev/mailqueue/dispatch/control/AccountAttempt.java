@@ -53,7 +53,9 @@ final class AccountAttempt implements AutoCloseable {
             unreachable = e;
             return null;
         }
-        parts.health().reached(account.name());
+        if (relay.isOpen()) { // a connection was made; an API relay holds none and is reached once it answers
+            parts.health().reached(account.name());
+        }
         RecipientPlan.Envelope envelope = attempt.plan().envelopeFor(relay);
         if (envelope.recipients().length == 0) {
             return parts.verdicts().noneSendable(attempt, envelope, account.name());
@@ -73,7 +75,7 @@ final class AccountAttempt implements AutoCloseable {
             if (MarkNotRecordedException.isCause(e)) {
                 throw new NotRecorded(e);
             }
-            reachedServer = true;
+            answered();
             parts.timer().sent(Duration.ofNanos(System.nanoTime() - sending), false);
             parts.permits().slowDownOn(account, SmtpReply.of(e));
             return parts.verdicts().refused(attempt, envelope, e, account.name());
@@ -87,7 +89,7 @@ final class AccountAttempt implements AutoCloseable {
                 : parts.accounts().envelopeSender(account, attempt.mail().id(), RecipientPlan.position(attempt.mail(),
                         PartialDelivery.bare(envelope.recipients()[0]))));
         SmtpReply reply = relay.send(attempt.message(), envelope.recipients());
-        reachedServer = true;
+        answered();
         parts.timer().sent(Duration.ofNanos(System.nanoTime() - sending), true);
         return parts.verdicts().accepted(attempt, envelope, reply, account.name());
     }
@@ -100,10 +102,18 @@ final class AccountAttempt implements AutoCloseable {
         if (outcome.firstFailed() != null) {
             throw outcome.firstFailed();
         }
-        reachedServer = true;
+        answered();
         parts.timer().sent(Duration.ofNanos(System.nanoTime() - sending), outcome.anySent());
         parts.permits().slowDownOn(account, outcome.lastReply());
         return parts.verdicts().separately(attempt, envelope, outcome, account.name());
+    }
+
+    /** The server got (part of) the mail; a relay that opened no connection counts the account reached now. */
+    private void answered() {
+        reachedServer = true;
+        if (!relay.isOpen()) {
+            parts.health().reached(account.name());
+        }
     }
 
     private void downgrade(GatedMessage message) throws Unsendable {

@@ -7,6 +7,7 @@ import dev.mailqueue.account.control.Accounts;
 import dev.mailqueue.queue.control.Lease;
 import dev.mailqueue.queue.control.ClaimStore;
 import dev.mailqueue.settings.control.QueueSettings;
+import dev.mailqueue.account.control.Account;
 import dev.mailqueue.account.control.AccountSessions;
 import dev.mailqueue.simulator.control.SimulatedComplaints;
 import dev.mailqueue.unsubscribe.control.UnsubscribeLinks;
@@ -99,9 +100,15 @@ public class Claimers {
         return claimer;
     }
 
-    /** @return the default account's session: it composes every message (MIME settings only) */
+    /**
+     * @return the session that composes every message (its MIME settings only): the default account's, else the first
+     *         SMTP account's when the default sends through an API; a session with no properties when no account
+     *         uses SMTP (no mail session is configured then, and none sends)
+     */
     private Session composer() {
-        return sessions.of(accounts.defaultAccount());
+        return accounts.all().stream().filter(Account::usesSmtp)
+                .sorted(java.util.Comparator.comparing((Account a) -> a != accounts.defaultAccount()))
+                .findFirst().map(sessions::of).orElseGet(() -> Session.getInstance(new java.util.Properties()));
     }
 
     /** @param claimer a claimer that ends: it releases what it holds and is no longer renewed */

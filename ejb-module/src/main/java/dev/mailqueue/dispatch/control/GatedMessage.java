@@ -81,6 +81,11 @@ class GatedMessage extends MimeMessage {
         }
     }
 
+    /** @return the envelope sender set by {@link #envelopeSender(String)}, bare {@code local@domain}; null when none */
+    String envelopeSender() {
+        return envelopeSender == null ? null : envelopeSender.getAddress();
+    }
+
     /**
      * @param key the DKIM key that signs the message each time it is written ({@link DkimSigning}); null: unsigned
      */

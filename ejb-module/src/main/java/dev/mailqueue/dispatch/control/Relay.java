@@ -4,8 +4,8 @@ import jakarta.mail.Address;
 import jakarta.mail.MessagingException;
 
 /**
- * One account's way of handing a message to the server that delivers it on: today an SMTP connection
- * ({@link SmtpConnection}); a new kind of account (an HTTP API, another login) is a new implementation. A relay is
+ * One account's way of handing a message to the server that delivers it on: an SMTP connection
+ * ({@link SmtpConnection}) or the Amazon SES API ({@link SesRelay}); a new kind of account is a new implementation. A relay is
  * borrowed by one claimer at a time, kept open across its mails, and given back to its pool
  * ({@link SmtpConnections}). Not thread safe.
  */

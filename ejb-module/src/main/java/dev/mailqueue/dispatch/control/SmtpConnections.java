@@ -3,6 +3,7 @@ package dev.mailqueue.dispatch.control;
 import dev.mailqueue.account.control.Account;
 import dev.mailqueue.account.control.AccountSessions;
 import dev.mailqueue.login.control.AccessTokens;
+import dev.mailqueue.ses.control.SesClients;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -19,7 +20,8 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * This server's idle SMTP connections, per account, so that a claimer that starts reuses the connection
+ * This server's relays: it hands out an Amazon SES account's relay ({@link SesRelay}) and keeps the idle SMTP
+ * connections, per account, so that a claimer that starts reuses the connection
  * an earlier one opened instead of connecting, greeting and authenticating again: a mail enqueued into
  * an idle queue leaves without a new TCP and TLS handshake. A connection idle for longer than
  * {@link #IDLE} is closed (QUIT), well inside the 5 minutes RFC 5321 §4.5.3.2.7 lets a server wait for
@@ -37,6 +39,9 @@ public class SmtpConnections {
 
     @Inject
     AccessTokens tokens;
+
+    @Inject
+    SesClients ses;
 
     private final Map<String, Deque<Relay>> idle = new HashMap<>();
     private Function<Account, Session> lookup;
@@ -62,10 +67,26 @@ public class SmtpConnections {
     }
 
     /**
+     * @param sessions the mail session of each account (in tests, sessions of test servers)
+     * @param tokens   the access tokens of the OAuth2 accounts; null when every account logs in with a password
+     * @param ses      the clients of the Amazon SES accounts; null when there are none
+     * @return a pool outside a container
+     */
+    public static SmtpConnections of(Function<Account, Session> sessions, AccessTokens tokens, SesClients ses) {
+        SmtpConnections pool = of(sessions, tokens);
+        pool.ses = ses;
+        return pool;
+    }
+
+    /**
      * @param account an account
-     * @return an idle connection of it, most recently used first, or a new (not yet opened) one
+     * @return an idle connection of it, most recently used first, or a new (not yet opened) one; for an Amazon SES
+     *         account a relay over its shared SDK client ({@link SesRelay}), never pooled here
      */
     public Relay borrow(Account account) {
+        if (!account.usesSmtp()) {
+            return new SesRelay(account.name(), ses.settings(account.name()).orElseThrow(), ses.client(account.name()));
+        }
         synchronized (idle) {
             Deque<Relay> pool = idle.get(account.name());
             if (pool != null && !pool.isEmpty()) {

@@ -14,6 +14,14 @@ public class SmtpUnreachableException extends MessagingException {
 
     /** @param cause what connecting threw */
     public SmtpUnreachableException(MessagingException cause) {
-        super("SMTP server unreachable: " + cause.getMessage(), cause);
+        this("SMTP server unreachable: ", cause);
+    }
+
+    /**
+     * @param what  what could not be reached, in front of the cause's message, e.g. {@code "Amazon SES unreachable: "}
+     * @param cause what connecting threw, or the API's refusal of the account
+     */
+    public SmtpUnreachableException(String what, MessagingException cause) {
+        super(what + cause.getMessage(), cause);
     }
 }

@@ -8,7 +8,8 @@ import java.util.Optional;
 /**
  * How an SMTP account logs in on this server, as the admin API and the console show it: never a token or a secret.
  *
- * @param kind           {@code password} or {@code oauth2}
+ * @param kind           {@code password}, {@code oauth2}, or {@code aws-sigv4} (an Amazon SES account: each request signed
+ *                       with the account's AWS credentials)
  * @param grant          the OAuth2 grant type, e.g. {@code client-credentials}; null for a password account
  * @param tokenUrl       the token endpoint; null for a password account
  * @param tokenExpiresAt when the token in use expires; null while there is none
@@ -24,6 +25,9 @@ public record LoginView(String kind, String grant, String tokenUrl, Instant toke
 
     /** A password account's login. */
     public static final LoginView PASSWORD = new LoginView("password", null, null, null, null, 0, 0, null, null);
+
+    /** An Amazon SES account's: no login, each request signed (AWS Signature Version 4). */
+    public static final LoginView AWS_SIGV4 = new LoginView("aws-sigv4", null, null, null, null, 0, 0, null, null);
 
     /**
      * @param state an account's OAuth2 login state, empty for a password account

@@ -42,6 +42,12 @@ public class OAuth2AccountsCheck {
         for (Account account : accounts.all()) {
             Optional<LoginState> login = tokens.state(account.name());
             if (login.isPresent()) {
+                if (!account.usesSmtp()) {
+                    throw new IllegalStateException("mailqueue.account." + account.name() + ".login=oauth2, but the"
+                            + " account sends through " + account.relay().value() + ", not SMTP: its requests are signed"
+                            + " with its own credentials (mailqueue.account." + account.name() + "." + account.relay().value()
+                            + ".*); remove the login setting");
+                }
                 requireXoauth2(account, sessions.of(account));
                 LOG.info(() -> "SMTP account " + account.name() + " logs in with XOAUTH2 and OAuth2 "
                         + login.get().grant() + " tokens from " + login.get().tokenUri());

@@ -72,7 +72,7 @@ public class DispatchResource {
 
     /**
      * @param s an account's login on this server
-     * @return {@code {"kind": "password"}}, or {@code {"kind": "oauth2", "grant", "tokenUrl", "tokenExpiresAt",
+     * @return {@code {"kind": "password"}} ({@code "aws-sigv4"} for an Amazon SES account), or {@code {"kind": "oauth2", "grant", "tokenUrl", "tokenExpiresAt",
      *         "renewedAt", "renewals", "refusals", "lastError", "lastErrorAt"}}: times ISO-8601 or null, never a token
      */
     static JsonObject login(LoginView s) {
