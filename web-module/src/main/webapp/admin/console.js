@@ -309,6 +309,11 @@ function login(l) {
     return `OAuth2 ${l.grant}, ${token}, ${l.renewals} renewals` + (l.lastError ? `; last error ${time(l.lastErrorAt)}: ${l.lastError}` : '');
 }
 
+/** What an account sends through, in front of its login: nothing for SMTP. */
+function relay(r) {
+    return r === 'graph' ? 'Microsoft Graph sendMail; ' : '';
+}
+
 function fillAccounts(accounts) {
     const select = document.getElementById('chart-account');
     const names = accounts.map(a => a.account);
@@ -869,7 +874,7 @@ async function showDispatch() {
                 }));
                 const name = a.name + (a.default ? ' (default)' : '') + (a.configured === false ? ' (not configured here)' : '');
                 return row(name, statusCell(a.paused ? 'PAUSED' : 'DISPATCHING'), time(a.pausedAt), a.pausedBy || '',
-                    login(a.login), b);
+                    relay(a.relay) + login(a.login), b);
             }), 'no accounts');
         }
         const campaigns = (statistics && statistics.pausedCampaigns) || [];

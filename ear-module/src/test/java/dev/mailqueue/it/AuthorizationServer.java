@@ -29,6 +29,10 @@ final class AuthorizationServer {
      * (its introspection answers carry the registered claims only).
      */
     static final String MAILBOX_CLAIM = "sub";
+    /** The scope an application asks Microsoft Graph's tokens with. */
+    static final String GRAPH_SCOPE = "https://graph.microsoft.com/.default";
+    /** The audience of the tokens asked for with {@link #GRAPH_SCOPE}. */
+    static final String GRAPH_AUDIENCE = "https://graph.microsoft.com";
 
     private int lifetimeSeconds;
     private final String mailbox;
@@ -58,8 +62,12 @@ final class AuthorizationServer {
     void start() throws Exception {
         server = new MockOAuth2Server(new OAuth2Config(false, null, null, false,
                 new OAuth2TokenProvider(new KeyProvider(List.of())),
-                Set.of(new RequestMappingTokenCallback(ISSUER, List.of(new RequestMapping("grant_type", "*",
-                        Map.of(MAILBOX_CLAIM, mailbox, "aud", List.of("smtp")), "JWT")), lifetimeSeconds))));
+                Set.of(new RequestMappingTokenCallback(ISSUER, List.of(
+                        // a token asked for with Microsoft Graph's scope is for Graph, as Entra ID makes it
+                        new RequestMapping("scope", GRAPH_SCOPE, Map.of(MAILBOX_CLAIM, mailbox, "aud",
+                                List.of(GRAPH_AUDIENCE)), "JWT"),
+                        new RequestMapping("grant_type", "*", Map.of(MAILBOX_CLAIM, mailbox, "aud", List.of("smtp")),
+                                "JWT")), lifetimeSeconds))));
         server.start(InetAddress.getByName("127.0.0.1"), PORT);
     }
 

@@ -34,7 +34,7 @@ class DkimIT extends QueueServerIT {
 
     private final String run = Long.toString(System.nanoTime(), 36);
 
-    private static String publishedRecord() {
+    static String publishedRecord() {
         HttpResponse<String> keys = QueueApi.getAs(TestUser.VIEWER, QueueApi.BASE, "/api/admin/dkim");
         assertThat(keys.statusCode()).as(keys.body()).isEqualTo(200);
         List<Map<String, Object>> list = QueueApi.jsonList(keys.body());

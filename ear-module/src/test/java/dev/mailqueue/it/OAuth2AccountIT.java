@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -65,8 +66,14 @@ class OAuth2AccountIT extends QueueServerIT {
         AUTHORIZATION.stop();
     }
 
+    /**
+     * Runs on Liberty only: what it proves (a connection logs in again between two mails once its token is due,
+     * {@code SmtpConnection}) is the queue's own code, the same on both servers; the WildFly run keeps the tests of
+     * the login itself (its mail session's XOAUTH2 settings), a revoked token and the authorization server away.
+     */
     @Test
     @Order(1)
+    @DisabledIfSystemProperty(named = "it.server", matches = "wildfly")
     void twoThousandMailsAcrossThreeTokenLifetimesLeaveWithoutAFailedAttempt() throws Exception {
         long renewalsBefore = login().renewals();
         Instant start = Instant.now();

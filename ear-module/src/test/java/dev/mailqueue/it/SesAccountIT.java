@@ -6,11 +6,14 @@ import dev.mailqueue.api.MailRequest;
 import dev.mailqueue.api.MailStatus;
 import dev.mailqueue.api.MailView;
 import jakarta.json.JsonObject;
+import org.apache.james.jdkim.DKIMVerifier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -22,29 +25,31 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * An account that sends through the Amazon SES v2 API instead of SMTP ({@code mailqueue.account.ses.relay=ses}),
- * against a real SES endpoint of a third party: the emulator {@code aws-ses-v2-local} ({@link LocalSes}), which takes
+ * against an SES endpoint of a third party: the emulator {@code aws-ses-v2-local} ({@link LocalSes}), which takes
  * the queue's SigV4-signed {@code SendEmail} requests with raw content, answers with a {@code MessageId} and keeps
- * what it took. A proxy of the test ({@link TcpProxy}) sits between the queue and the emulator, to refuse connections
- * or to lose SES's answers after the request reached it. What SES got is read off the emulator's store, a tool that
- * shares no code with the queue.
+ * what it took. An HTTP front of the test ({@link SesFront}) sits between the queue and the emulator: it keeps the
+ * raw message of each request, refuses connections, loses the emulator's answer after the request reached it, or
+ * answers with an error in the shape of SES's JSON protocol (throttled, rejected), which the emulator never gives.
+ * What SES got is read off the emulator's store and the front's copy, tools that share no code with the queue; the
+ * DKIM signature of the bytes SES got is checked with jDKIM, as {@link DkimIT} does.
  */
 @Tag(QueueServerIT.DATABASE_NEUTRAL)
 class SesAccountIT extends QueueServerIT {
 
     private static final Pattern REPLY = Pattern.compile("250 Ok (\\S+)");
     private static final Pattern DOWN = Pattern.compile("\"ses\"\\s*:\\s*\"down since");
-    private static TcpProxy proxy;
+    private static SesFront front;
 
     @BeforeAll
     static void startSes() throws Exception {
         LocalSes.start();
-        proxy = TcpProxy.on(Integer.getInteger("it.ses.port", 3141), LocalSes.PORT);
+        front = new SesFront(Integer.getInteger("it.ses.port", 3141));
     }
 
     @AfterAll
     static void stopSes() throws Exception {
-        if (proxy != null) {
-            proxy.close();
+        if (front != null) {
+            front.close();
         }
         LocalSes.stop();
     }
@@ -52,8 +57,8 @@ class SesAccountIT extends QueueServerIT {
     @Test
     void aMailLeavesThroughSesWithItsMessageIdKeptOnTheAttempt() throws Exception {
         String subject = "Grüße über SES " + System.nanoTime();
-        EnqueueReceipt receipt = QueueApi.enqueue(mail(subject).to("ana@ses.example", "ben@ses.example")
-                .cc("cleo@ses.example").html("<p>über <b>SES</b></p>"));
+        EnqueueReceipt receipt = QueueApi.enqueue(mail(subject).from("news@signed.example").to("ana@ses.example", "ben@ses.example")
+                .cc("cleo@ses.example").bcc("dana@ses.example").html("<p>über <b>SES</b></p>"));
 
         MailView sent = QueueApi.awaitStatus(receipt.getId(), MailStatus.SENT, Duration.ofSeconds(30));
 
@@ -67,12 +72,21 @@ class SesAccountIT extends QueueServerIT {
         assertThat(took).as("mails SES took with this subject").hasSize(1);
         JsonObject mail = took.get(0);
         assertThat(mail.getString("messageId")).as("SES's message id, kept on the attempt").isEqualTo(reply.group(1));
-        assertThat(mail.getString("from")).contains("news@sender.example");
+        assertThat(mail.getString("from")).contains("news@signed.example");
         JsonObject destination = mail.getJsonObject("destination");
         assertThat(destination.getJsonArray("to").toString()).contains("ana@ses.example", "ben@ses.example");
         assertThat(destination.getJsonArray("cc").toString()).contains("cleo@ses.example");
+        assertThat(destination.getJsonArray("bcc")).as("blind copies named in the message SES got (its Bcc field)").isEmpty();
         assertThat(mail.getJsonObject("body").getString("html")).contains("<b>SES</b>");
         assertThat(mail.getJsonObject("body").getString("text")).contains("sent through the SES API");
+        byte[] raw = front.rawMessages().stream().filter(m -> new String(m, StandardCharsets.UTF_8)
+                .contains(receipt.getMessageId())).findFirst().orElseThrow();
+        String header = new String(raw, StandardCharsets.UTF_8).split("\r\n\r\n", 2)[0];
+        assertThat(header).as("the header section SES got").startsWith("DKIM-Signature:")
+                .doesNotContainPattern("(?im)^bcc:").doesNotContain("dana@ses.example");
+        String record = DkimIT.publishedRecord();
+        assertThat(new DKIMVerifier((method, selector, domain) -> List.of(record)).verify(new ByteArrayInputStream(raw)))
+                .as("DKIM signatures of the bytes SES got that verify").hasSize(1);
         var dispatch = QueueApi.getAs(TestUser.ADMIN, QueueApi.BASE, "/api/admin/dispatch");
         assertThat(dispatch.body()).as("the admin API says how the account logs in")
                 .containsPattern("\"name\"\\s*:\\s*\"ses\"[^}]*\"login\"\\s*:\\s*\\{\\s*\"kind\"\\s*:\\s*\"aws-sigv4\"");
@@ -81,16 +95,17 @@ class SesAccountIT extends QueueServerIT {
     @Test
     void aRequestWhoseAnswerIsLostLeavesTheMailInDoubtAndEachAttemptIsOneRequest() throws Exception {
         String subject = "answer lost " + System.nanoTime();
-        proxy.loseAnswers(true);
+        int lostBefore = front.answersLost();
+        front.mode(SesFront.Mode.LOSE_ANSWER);
         EnqueueReceipt receipt;
         try {
             receipt = QueueApi.enqueue(mail(subject).to("doubt@ses.example"));
             await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50))
                     .until(() -> !QueueApi.find(receipt.getId()).getAttempts().isEmpty());
         } finally {
-            proxy.loseAnswers(false);
+            front.mode(SesFront.Mode.PASS);
         }
-        assertThat(proxy.answerBytesLost()).as("SES's answer was lost (the fault landed)").isPositive();
+        assertThat(front.answersLost() - lostBefore).as("SES's answers lost (the fault landed)").isPositive();
         AttemptView first = QueueApi.find(receipt.getId()).getAttempts().get(0);
         assertThat(first.getOutcome()).isEqualTo("IN_DOUBT");
         assertThat(first.getError()).contains("in doubt", "no answer from Amazon SES");
@@ -104,9 +119,54 @@ class SesAccountIT extends QueueServerIT {
     }
 
     @Test
+    void aThrottledRequestIsTriedAgainAfterTheBackoffAndTheAccountSlowsDown() throws Exception {
+        String subject = "throttled " + System.nanoTime();
+        long logMark = QueueState.logMark();
+        front.answerNext(1, 429, "TooManyRequestsException", "Maximum sending rate exceeded.");
+        EnqueueReceipt receipt = QueueApi.enqueue(mail(subject).to("later@ses.example"));
+
+        MailView sent = QueueApi.awaitStatus(receipt.getId(), MailStatus.SENT, Duration.ofSeconds(30));
+
+        assertThat(sent.getAttempts()).extracting(AttemptView::getOutcome).containsExactly("FAILED", "SENT");
+        AttemptView throttled = sent.getAttempts().get(0);
+        assertThat(throttled.getSmtpReplyCode()).isEqualTo(451);
+        assertThat(throttled.getEnhancedStatus()).isEqualTo("4.7.0");
+        assertThat(throttled.getError()).contains("TooManyRequestsException", "Maximum sending rate exceeded");
+        assertThat(Duration.between(throttled.getFinishedAt(), sent.getAttempts().get(1).getStartedAt()))
+                .as("the backoff before the next attempt (mailqueue.delivery.backoff.min.ms)")
+                .isGreaterThanOrEqualTo(Duration.ofMillis(300));
+        assertThat(String.join("\n", QueueState.logSince(logMark))).as("the server's log")
+                .contains("account ses slows down");
+        assertThat(LocalSes.withSubject(subject)).as("mails SES took").hasSize(1);
+    }
+
+    @Test
+    void aRejectedMessageFailsForGood() throws Exception {
+        String subject = "rejected " + System.nanoTime();
+        int before = front.answeredHere();
+        front.answerNext(1, 400, "MessageRejected", "Email address is not verified. The following identities failed"
+                + " the check in region EU-WEST-1: news@sender.example");
+        EnqueueReceipt receipt = QueueApi.enqueue(mail(subject).to("never@ses.example"));
+
+        MailView failed = QueueApi.awaitStatus(receipt.getId(), MailStatus.FAILED, Duration.ofSeconds(30));
+
+        assertThat(front.answeredHere() - before).as("SES's refusals given").isEqualTo(1);
+        assertThat(failed.getAttempts()).singleElement().satisfies(a -> {
+            assertThat(a.getOutcome()).isEqualTo("FAILED");
+            assertThat(a.getSmtpReplyCode()).isEqualTo(554);
+            assertThat(a.getEnhancedStatus()).isEqualTo("5.6.0");
+            assertThat(a.getError()).contains("MessageRejected", "not verified");
+        });
+    }
+
+    @Test
     void whileSesCannotBeReachedTheMailWaitsWithItsAttemptsUntouched() throws Exception {
         String subject = "unreachable " + System.nanoTime();
-        proxy.refuse();
+        front.refuse();
+        // The front closed its connections. The queue's HTTP client checks a pooled connection before reuse once it
+        // has been idle for 2 s (Apache HttpClient 5's default): one used less than that ago would be taken for open,
+        // written to, and the mail left in doubt (the honest verdict when a server goes away right after answering).
+        Thread.sleep(2_100);
         EnqueueReceipt receipt;
         try {
             receipt = QueueApi.enqueue(mail(subject).to("waits@ses.example"));
@@ -119,7 +179,7 @@ class SesAccountIT extends QueueServerIT {
             assertThat(waiting.getAttempts()).as("attempts").isEmpty();
             assertThat(waiting.getLastError()).contains("ses", "Amazon SES");
         } finally {
-            proxy.listen();
+            front.listen();
         }
         MailView sent = QueueApi.awaitStatus(receipt.getId(), MailStatus.SENT, Duration.ofSeconds(60));
         assertThat(sent.getAttempts()).extracting(AttemptView::getOutcome).containsExactly("SENT");

@@ -12,12 +12,10 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * A TCP proxy on 127.0.0.1 in front of a real server (the test's database, the SES emulator), so a test can take the
+ * A TCP proxy on 127.0.0.1 in front of a real server (the test's database), so a test can take the
  * server away and bring it back without touching it: {@link #cut(Duration)} closes every connection
  * through the proxy and refuses new ones for a while, as a database restart does to its clients, then
- * listens again on the same port; {@link #refuse()} and {@link #listen()} do the same in two steps; while
- * {@link #loseAnswers(boolean)} is on, what the client sends still reaches the server but every byte the server
- * answers is dropped ({@link #answerBytesLost()} counts them), as when a network fails after a request went out.
+ * listens again on the same port.
  */
 final class TcpProxy implements AutoCloseable {
 
@@ -26,49 +24,17 @@ final class TcpProxy implements AutoCloseable {
     private final List<Socket> open = new CopyOnWriteArrayList<>();
     private volatile ServerSocket listener;
     private volatile boolean closed;
-    private volatile boolean loseAnswers;
-    private final java.util.concurrent.atomic.AtomicLong lost = new java.util.concurrent.atomic.AtomicLong();
 
-    private TcpProxy(int port, int targetPort) throws IOException {
+    private TcpProxy(int targetPort) throws IOException {
         this.targetPort = targetPort;
-        this.listener = listen(port);
+        this.listener = listen(0);
         this.port = listener.getLocalPort();
         accept(listener);
     }
 
     /** @return a proxy to 127.0.0.1:{@code targetPort}, listening on a free port */
     static TcpProxy to(int targetPort) throws IOException {
-        return new TcpProxy(0, targetPort);
-    }
-
-    /** @return a proxy to 127.0.0.1:{@code targetPort}, listening on {@code port} */
-    static TcpProxy on(int port, int targetPort) throws IOException {
-        return new TcpProxy(port, targetPort);
-    }
-
-    /** @param lose true: drop every byte the server answers from now on (requests still go through); false: pass them */
-    void loseAnswers(boolean lose) {
-        loseAnswers = lose;
-    }
-
-    /** @return how many bytes of the server's answers were dropped so far */
-    long answerBytesLost() {
-        return lost.get();
-    }
-
-    /** Breaks every connection and refuses new ones until {@link #listen()}. */
-    void refuse() throws IOException {
-        listener.close();
-        for (Socket s : open) {
-            s.close();
-        }
-        open.clear();
-    }
-
-    /** Listens again on the same port after {@link #refuse()}. */
-    void listen() throws IOException {
-        listener = listen(port);
-        accept(listener);
+        return new TcpProxy(targetPort);
     }
 
     /** @return the port the proxy listens on */
@@ -82,9 +48,15 @@ final class TcpProxy implements AutoCloseable {
      * @throws IOException when the port cannot be bound again
      */
     void cut(Duration outage) throws IOException, InterruptedException {
-        refuse();
+        ServerSocket was = listener;
+        was.close();
+        for (Socket s : open) {
+            s.close();
+        }
+        open.clear();
         Thread.sleep(outage.toMillis());
-        listen();
+        listener = listen(port);
+        accept(listener);
     }
 
     private static ServerSocket listen(int port) throws IOException {
@@ -102,8 +74,8 @@ final class TcpProxy implements AutoCloseable {
                     Socket server = new Socket(InetAddress.getLoopbackAddress(), targetPort);
                     open.add(client);
                     open.add(server);
-                    pump(client, server, false);
-                    pump(server, client, true);
+                    pump(client, server);
+                    pump(server, client);
                 } catch (IOException e) {
                     return; // closed
                 }
@@ -113,15 +85,11 @@ final class TcpProxy implements AutoCloseable {
         acceptor.start();
     }
 
-    private void pump(Socket from, Socket to, boolean answers) {
+    private void pump(Socket from, Socket to) {
         Thread pump = new Thread(() -> {
             try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
                 byte[] buffer = new byte[16_384];
                 for (int n; (n = in.read(buffer)) >= 0; ) {
-                    if (answers && loseAnswers) {
-                        lost.addAndGet(n);
-                        continue;
-                    }
                     out.write(buffer, 0, n);
                     out.flush();
                 }

@@ -27,8 +27,9 @@ import java.util.Set;
  * @param window        the sliding window of the per-minute limit, {@link RateRules#MIN_WINDOW} to
  *                      {@link RateRules#WINDOW} (60 s, the default): shorter only where a test must not wait
  *                      out real minutes
- * @param relay         how it hands mail on: SMTP through its mail session (the default), or the Amazon SES API
- *                      (no mail session; {@code refusesSmtpUtf8} is then true: SES takes no SMTPUTF8 address)
+ * @param relay         how it hands mail on: SMTP through its mail session (the default), the Amazon SES API or
+ *                      Microsoft Graph (no mail session; {@code refusesSmtpUtf8} is then true: the queue sends them
+ *                      no SMTPUTF8 address)
  */
 public record Account(String name, List<String> failover, Set<String> senderDomains, int perMinute, int perDay,
                       String bounceAddress, boolean refusesSmtpUtf8, Duration window, RelayKind relay) {
@@ -43,9 +44,9 @@ public record Account(String name, List<String> failover, Set<String> senderDoma
             throw new IllegalArgumentException("window of account " + name + " must be " + RateRules.MIN_WINDOW
                     + " to " + RateRules.WINDOW + ", was " + window);
         }
-        if (relay == RelayKind.SES && !refusesSmtpUtf8) {
-            throw new IllegalArgumentException("account " + name + " sends through Amazon SES, which takes no address"
-                    + " with a non-ASCII local part: it must refuse them (smtputf8=refuse)");
+        if (relay != RelayKind.SMTP && !refusesSmtpUtf8) {
+            throw new IllegalArgumentException("account " + name + " sends through " + relay.value() + ", which takes"
+                    + " no address with a non-ASCII local part: it must refuse them (smtputf8=refuse)");
         }
     }
 

@@ -43,8 +43,10 @@ import java.util.regex.Pattern;
  *       {@code refuse} refuses such addresses at enqueue, for a relay that never offers it.</li>
  *   <li>{@code mailqueue.account.<name>.relay}: {@code smtp} (default) sends through the mail session
  *       {@code mail/<name>}; {@code ses} through the Amazon SES API ({@code mailqueue.account.<name>.ses.*},
- *       {@code dev.mailqueue.ses.control.SesSettings}), which takes no SMTPUTF8 address: its {@code smtputf8} is
- *       {@code refuse}, and {@code try} is an error.</li>
+ *       {@code dev.mailqueue.ses.control.SesSettings}); {@code graph} through Microsoft Graph {@code sendMail}
+ *       ({@code mailqueue.account.<name>.graph.*}, {@code dev.mailqueue.graph.control.GraphSettings}, with an OAuth2
+ *       login). The queue sends neither an SMTPUTF8 address: their {@code smtputf8} is {@code refuse}, and
+ *       {@code try} is an error; a Graph account takes no bounce address.</li>
  *   <li>{@code mailqueue.bounce.verp-secret}: the server secret that authenticates VERP tokens
  *       ({@link VerpToken}), at least {@value VerpToken#MIN_SECRET_BYTES} octets; required when any account
  *       has a bounce address, and the same on every server of a queue. No default: never shipped.</li>
@@ -74,11 +76,12 @@ public final class AccountSettings {
      * @throws IllegalStateException naming the setting for any other value, or for {@code try} on an SES account
      */
     private static boolean refusesSmtpUtf8(String key, Settings setting, RelayKind relay) {
-        if (relay == RelayKind.SES) {
+        if (relay != RelayKind.SMTP) {
             String value = setting.optional(key).orElse("refuse");
             if (!value.equals("refuse")) {
-                throw new IllegalStateException(key + ": '" + value + "', but the account sends through Amazon SES, which"
-                        + " takes no address with a non-ASCII local part (RFC 6531): leave it unset or refuse");
+                throw new IllegalStateException(key + ": '" + value + "', but the account sends through " + relay.value()
+                        + ", to which the queue sends no address with a non-ASCII local part (RFC 6531): leave it unset"
+                        + " or refuse");
             }
             return true;
         }
@@ -136,6 +139,10 @@ public final class AccountSettings {
                 domains.add(lower);
             }
             RelayKind relay = RelayKind.parse(prefix + "relay", setting.optional(prefix + "relay").orElse(null));
+            if (relay == RelayKind.GRAPH && setting.optional(prefix + "bounce-address").isPresent()) {
+                throw new IllegalStateException(prefix + "bounce-address is set, but the account sends through Microsoft"
+                        + " Graph, which takes no envelope sender: its bounces go to the mailbox that sends");
+            }
             accounts.put(name, new Account(name, failover, domains,
                     count(prefix + "rate.per-minute", setting), count(prefix + "rate.per-day", setting),
                     bounceAddress(prefix + "bounce-address", setting),

@@ -12,16 +12,21 @@ public enum RelayKind {
      * Amazon SES v2 {@code SendEmail} with raw content over HTTPS, for hosts whose outbound SMTP ports are closed;
      * no mail session (see {@code dev.mailqueue.ses.control.SesSettings}).
      */
-    SES;
+    SES,
+    /**
+     * Microsoft Graph {@code sendMail} with the MIME message over HTTPS and an OAuth2 token of the account's login;
+     * no mail session (see {@code dev.mailqueue.graph.control.GraphSettings}).
+     */
+    GRAPH;
 
-    /** @return the setting's value for this kind: {@code smtp} or {@code ses} */
+    /** @return the setting's value for this kind: {@code smtp}, {@code ses} or {@code graph} */
     public String value() {
         return name().toLowerCase(Locale.ROOT);
     }
 
     /**
      * @param key   the setting, named in the error
-     * @param value its value, {@code smtp} or {@code ses}; null or empty means {@code smtp}
+     * @param value its value, {@code smtp}, {@code ses} or {@code graph}; null or empty means {@code smtp}
      * @return the kind
      * @throws IllegalStateException naming the setting for any other value
      */
@@ -34,6 +39,6 @@ public enum RelayKind {
                 return kind;
             }
         }
-        throw new IllegalStateException(key + ": '" + value + "' is neither smtp nor ses");
+        throw new IllegalStateException(key + ": '" + value + "' is none of smtp, ses, graph");
     }
 }

@@ -5,6 +5,7 @@ import dev.mailqueue.login.control.AccessTokens;
 
 import dev.mailqueue.account.control.Account;
 import dev.mailqueue.account.control.Accounts;
+import dev.mailqueue.account.control.RelayKind;
 import dev.mailqueue.api.FieldError;
 import dev.mailqueue.api.InvalidFilterException;
 import dev.mailqueue.api.MailLimits;
@@ -77,8 +78,11 @@ public class DispatchPauses {
      * @param configured true when this server has it (a paused name it does not have is listed too)
      * @param pause      its pause, or null while it runs
      * @param login      how it logs in on this server ({@link LoginView#PASSWORD} for a name it does not have)
+     * @param relay      how it hands mail on: {@code smtp}, {@code ses} or {@code graph} ({@code smtp} for a name it
+     *                   does not have)
      */
-    public record AccountState(String name, boolean isDefault, boolean configured, Pause pause, LoginView login) {
+    public record AccountState(String name, boolean isDefault, boolean configured, Pause pause, LoginView login,
+                               String relay) {
     }
 
     /** @return the queue's and every account's pause */
@@ -99,9 +103,11 @@ public class DispatchPauses {
         for (Account account : accounts.all()) {
             String name = account.name();
             states.add(new AccountState(name, name.equals(defaultName), true, paused.remove(name),
-                    account.usesSmtp() ? LoginView.of(tokens.state(name)) : LoginView.AWS_SIGV4));
+                    account.relay() == RelayKind.SES ? LoginView.AWS_SIGV4 : LoginView.of(tokens.state(name)),
+                    account.relay().value()));
         }
-        paused.forEach((name, pause) -> states.add(new AccountState(name, false, false, pause, LoginView.PASSWORD)));
+        paused.forEach((name, pause) -> states.add(new AccountState(name, false, false, pause, LoginView.PASSWORD,
+                RelayKind.SMTP.value())));
         return new DispatchState(queue, states);
     }
 

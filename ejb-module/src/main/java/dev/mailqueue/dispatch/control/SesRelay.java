@@ -13,12 +13,9 @@ import software.amazon.awssdk.services.sesv2.SesV2Client;
 import software.amazon.awssdk.services.sesv2.model.SendEmailRequest;
 import software.amazon.awssdk.services.sesv2.model.SendEmailResponse;
 
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.net.UnknownHostException;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -53,10 +50,17 @@ import java.util.Set;
  * recipients a message. Not thread safe: one claimer at a time; it holds no connection of its own (the SDK client's
  * pool does), so it is never kept in the idle pool.
  */
-final class SesRelay implements Relay {
+final class SesRelay extends ApiRelay {
 
     /** SES v2 SendEmail: at most 50 recipients a message (To, Cc and Bcc together; SES quotas). */
     static final int MAX_RECIPIENTS = 50;
+
+    /**
+     * The header fields never written to the relay: those Angus Mail's SMTP transport leaves out of DATA too. A Bcc
+     * field would show every blind copy's address to every recipient: the blind recipients are in the destination
+     * only.
+     */
+    private static final String[] NOT_WRITTEN = {"Bcc", "Content-Length"};
 
     /** Error codes after which the account cannot send any mail until an operator acts. */
     private static final Set<String> ACCOUNT_REFUSED = Set.of("AccountSuspendedException", "SendingPausedException",
@@ -70,10 +74,8 @@ final class SesRelay implements Relay {
     private static final Set<String> REJECTED = Set.of("MessageRejected", "MailFromDomainNotVerifiedException",
             "BadRequestException", "ValidationError", "ValidationException", "InvalidParameterValue");
 
-    private final String account;
     private final SesSettings settings;
     private final SesV2Client client;
-    private Instant lastUsed = Instant.now();
 
     /**
      * @param account  the account's name
@@ -81,15 +83,11 @@ final class SesRelay implements Relay {
      * @param client   its SDK client, shared
      */
     SesRelay(String account, SesSettings settings, SesV2Client client) {
-        this.account = account;
+        super(account);
         this.settings = settings;
         this.client = client;
     }
 
-    @Override
-    public String account() {
-        return account;
-    }
 
     /**
      * Makes sure the account's credentials can be had (the SDK caches and renews them; an instance or container
@@ -103,26 +101,12 @@ final class SesRelay implements Relay {
             client.serviceClientConfiguration().credentialsProvider().resolveIdentity().join();
         } catch (RuntimeException e) {
             throw new SmtpUnreachableException("Amazon SES unusable: ", new MessagingException("no AWS credentials for"
-                    + " account " + account + ": " + LogText.escape(String.valueOf(rootCause(e).getMessage()))));
+                    + " account " + account() + ": " + LogText.escape(String.valueOf(rootCause(e).getMessage()))));
         }
     }
 
-    @Override
-    public Instant lastUsed() {
-        return lastUsed;
-    }
 
-    /** @return false: the relay holds no connection of its own, and is not kept in the idle pool */
-    @Override
-    public boolean isOpen() {
-        return false;
-    }
 
-    /** @return false: SES takes no address with a non-ASCII local part */
-    @Override
-    public boolean offersSmtpUtf8() {
-        return false;
-    }
 
     /**
      * @return {@code 250 Ok <MessageId>} once SES took the message
@@ -144,15 +128,10 @@ final class SesRelay implements Relay {
         for (Address recipient : recipients) {
             to.add(((InternetAddress) recipient).getAddress());
         }
-        ByteArrayOutputStream raw = new ByteArrayOutputStream(8192);
-        try {
-            message.writeTo(raw); // waits at the claimer's gate before the last bytes: nothing leaves before it opens
-        } catch (IOException e) {
-            throw new MessagingException("cannot write the message", e);
-        }
+        byte[] raw = bytes(message, NOT_WRITTEN);
         SendEmailRequest.Builder request = SendEmailRequest.builder()
                 .destination(d -> d.toAddresses(to))
-                .content(c -> c.raw(r -> r.data(SdkBytes.fromByteArrayUnsafe(raw.toByteArray()))));
+                .content(c -> c.raw(r -> r.data(SdkBytes.fromByteArrayUnsafe(raw))));
         if (settings.configurationSet() != null) {
             request.configurationSetName(settings.configurationSet());
         }
@@ -163,9 +142,9 @@ final class SesRelay implements Relay {
             SendEmailResponse answer = client.sendEmail(request.build());
             return new SmtpReply(250, "250 Ok " + answer.messageId());
         } catch (SdkException e) {
-            throw refusal(account, e);
+            throw refusal(account(), e);
         } finally {
-            lastUsed = Instant.now();
+            used();
         }
     }
 
@@ -229,8 +208,4 @@ final class SesRelay implements Relay {
         return t;
     }
 
-    /** Nothing to close: the SDK client is shared and closed with the application. */
-    @Override
-    public void close() {
-    }
 }

@@ -3,7 +3,9 @@ package dev.mailqueue.dispatch.control;
 import dev.mailqueue.account.control.Account;
 import dev.mailqueue.account.control.AccountSessions;
 import dev.mailqueue.login.control.AccessTokens;
+import dev.mailqueue.graph.control.GraphAccounts;
 import dev.mailqueue.ses.control.SesClients;
+import dev.mailqueue.account.control.RelayKind;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -20,7 +22,8 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * This server's relays: it hands out an Amazon SES account's relay ({@link SesRelay}) and keeps the idle SMTP
+ * This server's relays: it hands out an Amazon SES or Microsoft Graph account's relay ({@link SesRelay},
+ * {@link GraphRelay}) and keeps the idle SMTP
  * connections, per account, so that a claimer that starts reuses the connection
  * an earlier one opened instead of connecting, greeting and authenticating again: a mail enqueued into
  * an idle queue leaves without a new TCP and TLS handshake. A connection idle for longer than
@@ -42,6 +45,9 @@ public class SmtpConnections {
 
     @Inject
     SesClients ses;
+
+    @Inject
+    GraphAccounts graph;
 
     private final Map<String, Deque<Relay>> idle = new HashMap<>();
     private Function<Account, Session> lookup;
@@ -80,12 +86,16 @@ public class SmtpConnections {
 
     /**
      * @param account an account
-     * @return an idle connection of it, most recently used first, or a new (not yet opened) one; for an Amazon SES
-     *         account a relay over its shared SDK client ({@link SesRelay}), never pooled here
+     * @return an idle connection of it, most recently used first, or a new (not yet opened) one; for an Amazon SES or
+     *         Microsoft Graph account a relay over its shared HTTP client ({@link SesRelay}, {@link GraphRelay}), never
+     *         pooled here
      */
     public Relay borrow(Account account) {
-        if (!account.usesSmtp()) {
+        if (account.relay() == RelayKind.SES) {
             return new SesRelay(account.name(), ses.settings(account.name()).orElseThrow(), ses.client(account.name()));
+        }
+        if (account.relay() == RelayKind.GRAPH) {
+            return new GraphRelay(account.name(), graph.settings(account.name()).orElseThrow(), graph.client(), tokens);
         }
         synchronized (idle) {
             Deque<Relay> pool = idle.get(account.name());

@@ -2,6 +2,7 @@ package dev.mailqueue.login.boundary;
 
 import dev.mailqueue.account.control.Account;
 import dev.mailqueue.account.control.AccountSessions;
+import dev.mailqueue.account.control.RelayKind;
 import dev.mailqueue.account.control.Accounts;
 import dev.mailqueue.login.control.AccessTokens;
 import dev.mailqueue.login.control.LoginState;
@@ -42,11 +43,15 @@ public class OAuth2AccountsCheck {
         for (Account account : accounts.all()) {
             Optional<LoginState> login = tokens.state(account.name());
             if (login.isPresent()) {
-                if (!account.usesSmtp()) {
+                if (account.relay() == RelayKind.SES) {
                     throw new IllegalStateException("mailqueue.account." + account.name() + ".login=oauth2, but the"
-                            + " account sends through " + account.relay().value() + ", not SMTP: its requests are signed"
-                            + " with its own credentials (mailqueue.account." + account.name() + "." + account.relay().value()
-                            + ".*); remove the login setting");
+                            + " account sends through Amazon SES: its requests are signed with its AWS credentials"
+                            + " (mailqueue.account." + account.name() + ".ses.*); remove the login setting");
+                }
+                if (!account.usesSmtp()) {
+                    LOG.info(() -> "Account " + account.name() + " sends through " + account.relay().value()
+                            + " with OAuth2 " + login.get().grant() + " tokens from " + login.get().tokenUri());
+                    continue;
                 }
                 requireXoauth2(account, sessions.of(account));
                 LOG.info(() -> "SMTP account " + account.name() + " logs in with XOAUTH2 and OAuth2 "

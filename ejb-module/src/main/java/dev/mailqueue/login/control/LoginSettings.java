@@ -54,7 +54,6 @@ public final class LoginSettings {
     /** The setting of a token request's timeout. */
     public static final String TIMEOUT = "mailqueue.oauth2.timeout.ms";
 
-    private static final Set<String> LOOPBACK = Set.of("localhost", "127.0.0.1", "[::1]", "::1");
 
     private LoginSettings() {
     }
@@ -197,19 +196,6 @@ public final class LoginSettings {
 
     /** @throws IllegalStateException naming the setting when the URL is unset, malformed, or plain http off loopback */
     private static URI tokenUri(String name, Settings setting) {
-        String value = required(name, setting);
-        URI uri;
-        try {
-            uri = new URI(value);
-        } catch (URISyntaxException e) {
-            throw new IllegalStateException(name + ": not a URL (" + e.getReason() + ")", e);
-        }
-        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-        boolean loopback = uri.getHost() != null && LOOPBACK.contains(uri.getHost().toLowerCase(Locale.ROOT));
-        if (!(scheme.equals("https") || scheme.equals("http") && loopback) || uri.getHost() == null) {
-            throw new IllegalStateException(name + ": '" + value + "' must be an https URL (http only on a loopback"
-                    + " host): the request carries the client's secret or assertion");
-        }
-        return uri;
+        return Settings.secureUrl(name, required(name, setting), "the request carries the client's secret or assertion");
     }
 }

@@ -18,6 +18,7 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.sesv2.SesV2Client;
 import software.amazon.awssdk.services.sesv2.SesV2ClientBuilder;
 
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -33,6 +34,13 @@ import java.util.function.Function;
  */
 @ApplicationScoped
 public class SesClients {
+
+    /**
+     * How long a pooled connection may sit idle and still be used: well below the idle timeouts of AWS's load
+     * balancers, so that the request of a mail is rarely written to a connection the other side already closed (which
+     * leaves the mail in doubt: a request written and not answered may have been processed).
+     */
+    static final Duration MAX_IDLE = Duration.ofSeconds(20);
 
     @Inject
     Accounts accounts;
@@ -104,6 +112,7 @@ public class SesClients {
                 .httpClientBuilder(Apache5HttpClient.builder()
                         .connectionTimeout(s.connectTimeout())
                         .socketTimeout(s.timeout())
+                        .connectionMaxIdleTime(MAX_IDLE)
                         .maxConnections(64))
                 .overrideConfiguration(o -> o.retryStrategy(AwsRetryStrategy.doNotRetry())
                         .apiCallTimeout(s.timeout().plus(s.connectTimeout()))

@@ -2,10 +2,7 @@ package dev.mailqueue.ses.control;
 
 import dev.mailqueue.settings.control.Settings;
 
-import java.net.InetAddress;
 import java.net.URI;
-import java.net.URISyntaxException;
-import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.regex.Pattern;
 
@@ -72,7 +69,11 @@ public record SesSettings(String account, String region, URI endpoint, String co
         if (!REGION.matcher(region).matches()) {
             throw new IllegalStateException(prefix + "region: '" + region + "' is no AWS region name, e.g. eu-west-1");
         }
-        URI endpoint = settings.optional(prefix + "endpoint").map(e -> endpoint(prefix + "endpoint", e)).orElse(null);
+        URI endpoint = settings.optional(prefix + "endpoint").map(e -> Settings.secureUrl(prefix + "endpoint", e,
+                "the requests carry the mail")).orElse(null);
+        if (endpoint != null && endpoint.getRawQuery() != null) {
+            throw new IllegalStateException(prefix + "endpoint: '" + endpoint + "' must have no query");
+        }
         String set = settings.optional(prefix + "configuration-set").orElse(null);
         if (set != null && !CONFIGURATION_SET.matcher(set).matches()) {
             throw new IllegalStateException(prefix + "configuration-set: '" + set
@@ -91,40 +92,6 @@ public record SesSettings(String account, String region, URI endpoint, String co
         return new SesSettings(account, region, endpoint, set, keyId, secret,
                 Duration.ofMillis(settings.whole(TIMEOUT, 1_000, 600_000, DEFAULT_TIMEOUT_MS)),
                 Duration.ofMillis(settings.whole(CONNECT_TIMEOUT, 100, 60_000, 5_000)));
-    }
-
-    /**
-     * @return the endpoint: an absolute https URL, or http to a loopback address (mail and signed requests never
-     *         cross a network in the clear); no user info, query or fragment
-     */
-    private static URI endpoint(String key, String value) {
-        URI uri;
-        try {
-            uri = new URI(value);
-        } catch (URISyntaxException e) {
-            throw new IllegalStateException(key + ": '" + value + "' is no URL: " + e.getReason(), e);
-        }
-        if (uri.getHost() == null || uri.getRawUserInfo() != null || uri.getRawQuery() != null
-                || uri.getRawFragment() != null) {
-            throw new IllegalStateException(key + ": '" + value + "' must be scheme://host[:port][/path]");
-        }
-        if ("https".equals(uri.getScheme()) || "http".equals(uri.getScheme()) && isLoopback(uri.getHost())) {
-            return uri;
-        }
-        throw new IllegalStateException(key + ": '" + value + "' must be https (plain http only to a loopback"
-                + " address, e.g. a local SES emulator)");
-    }
-
-    private static boolean isLoopback(String host) {
-        String bare = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
-        if (!bare.equals("localhost") && !bare.matches("[0-9.]+|[0-9a-fA-F:]+")) {
-            return false; // only literal addresses and localhost: no name lookup at start
-        }
-        try {
-            return InetAddress.getByName(bare).isLoopbackAddress();
-        } catch (UnknownHostException e) {
-            return false;
-        }
     }
 
     /** @return true when the account names its own access key instead of the SDK's default chain */

@@ -2,11 +2,14 @@ package dev.mailqueue.settings.control;
 
 import org.eclipse.microprofile.config.ConfigProvider;
 
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -175,5 +178,36 @@ public final class Settings {
      */
     public static List<String> items(String value) {
         return Arrays.stream(value.split(",")).map(String::strip).filter(s -> !s.isEmpty()).toList();
+    }
+
+    /** The host names of a URL that count as this machine: plain http to them never crosses a network. */
+    private static final Set<String> LOOPBACK = Set.of("localhost", "127.0.0.1", "[::1]", "::1");
+
+    /**
+     * The one check of the URLs the queue sends secrets or mail to (token endpoints, mail APIs).
+     *
+     * @param name  the setting, named in the error
+     * @param value its value
+     * @param why   why plain http must not leave the machine, the end of the error, e.g. "the request carries the
+     *              client's secret"
+     * @return the URL: {@code https} with a host, or {@code http} to a loopback host ({@code localhost},
+     *         {@code 127.0.0.1}, {@code [::1]}: a local emulator or tunnel); no user info, no fragment
+     * @throws IllegalStateException naming the setting when it is malformed or plain http off loopback
+     */
+    public static URI secureUrl(String name, String value, String why) {
+        URI uri;
+        try {
+            uri = new URI(value);
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException(name + ": not a URL (" + e.getReason() + ")", e);
+        }
+        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+        boolean loopback = uri.getHost() != null && LOOPBACK.contains(uri.getHost().toLowerCase(Locale.ROOT));
+        if (!(scheme.equals("https") || scheme.equals("http") && loopback) || uri.getHost() == null
+                || uri.getRawUserInfo() != null || uri.getRawFragment() != null) {
+            throw new IllegalStateException(name + ": '" + value + "' must be an https URL without user or fragment"
+                    + " (http only on a loopback host): " + why);
+        }
+        return uri;
     }
 }

@@ -44,7 +44,7 @@ class SesSettingsTest {
         assertThatThrownBy(() -> parse(Map.of())).hasMessageContaining("mailqueue.account.bulk.ses.region is not set");
         assertThatThrownBy(() -> parse(Map.of("ses.region", "Europe"))).hasMessageContaining("ses.region: 'Europe'");
         assertThatThrownBy(() -> parse(Map.of("ses.region", "eu-west-1", "ses.endpoint", "http://ses.example.com")))
-                .hasMessageContaining("ses.endpoint").hasMessageContaining("must be https");
+                .hasMessageContaining("ses.endpoint").hasMessageContaining("must be an https URL");
         assertThatThrownBy(() -> parse(Map.of("ses.region", "eu-west-1", "ses.endpoint", "https://u:p@ses.example")))
                 .hasMessageContaining("ses.endpoint");
         assertThatThrownBy(() -> parse(Map.of("ses.region", "eu-west-1", "ses.configuration-set", "a b")))

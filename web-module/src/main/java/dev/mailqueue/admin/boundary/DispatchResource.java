@@ -65,7 +65,7 @@ public class DispatchResource {
         for (DispatchPauses.AccountState account : state.accounts()) {
             accounts.add(pause(Json.createObjectBuilder().add("name", account.name()), account.pause())
                     .add("default", account.isDefault()).add("configured", account.configured())
-                    .add("login", login(account.login())));
+                    .add("relay", account.relay()).add("login", login(account.login())));
         }
         return pause(Json.createObjectBuilder(), state.queue()).add("accounts", accounts).build();
     }
