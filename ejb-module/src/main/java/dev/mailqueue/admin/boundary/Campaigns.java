@@ -5,7 +5,7 @@ import dev.mailqueue.api.FieldError;
 import dev.mailqueue.api.InvalidFilterException;
 import dev.mailqueue.api.MailLimits;
 import dev.mailqueue.api.MailStatus;
-import dev.mailqueue.mail.boundary.Roles;
+import dev.mailqueue.api.Roles;
 import dev.mailqueue.queue.control.CampaignStore;
 import jakarta.annotation.Resource;
 import jakarta.annotation.security.DeclareRoles;

@@ -10,7 +10,7 @@ import dev.mailqueue.api.FieldError;
 import dev.mailqueue.api.InvalidFilterException;
 import dev.mailqueue.api.MailLimits;
 import dev.mailqueue.log.control.LogText;
-import dev.mailqueue.mail.boundary.Roles;
+import dev.mailqueue.api.Roles;
 import dev.mailqueue.queue.control.DispatchPauseStore;
 import dev.mailqueue.queue.control.Pauses;
 import jakarta.annotation.Resource;

@@ -24,7 +24,7 @@ import dev.mailqueue.api.QueueStatistics;
 import dev.mailqueue.api.SuppressionView;
 import dev.mailqueue.api.validation.MailAddressValidator;
 import dev.mailqueue.log.control.LogText;
-import dev.mailqueue.mail.boundary.Roles;
+import dev.mailqueue.api.Roles;
 import dev.mailqueue.mail.control.MailLifetime;
 import dev.mailqueue.mail.control.MailViews;
 import dev.mailqueue.queue.entity.MailMessage;

@@ -5,7 +5,7 @@ import dev.mailqueue.api.InvalidTemplateException;
 import dev.mailqueue.api.TemplateNotFoundException;
 import dev.mailqueue.api.TemplateText;
 import dev.mailqueue.api.TemplateView;
-import dev.mailqueue.mail.boundary.Roles;
+import dev.mailqueue.api.Roles;
 import dev.mailqueue.queue.control.TemplateStore;
 import dev.mailqueue.template.control.TemplateCheck;
 import dev.mailqueue.template.control.TemplateEngine;

@@ -1,6 +1,6 @@
 package dev.mailqueue.bounce.boundary;
 
-import dev.mailqueue.mail.boundary.Roles;
+import dev.mailqueue.api.Roles;
 import dev.mailqueue.server.control.SingleExecution;
 import dev.mailqueue.settings.control.QueueSettings;
 import jakarta.annotation.PostConstruct;

@@ -6,7 +6,7 @@ import dev.mailqueue.dispatch.control.DispatchHeartbeat;
 import dev.mailqueue.dispatch.control.DispatchTransactions;
 import dev.mailqueue.dispatch.control.SmtpConnections;
 import dev.mailqueue.dispatch.control.WakeUpChannel;
-import dev.mailqueue.mail.boundary.Roles;
+import dev.mailqueue.api.Roles;
 import dev.mailqueue.queue.control.AccountFilter;
 import dev.mailqueue.settings.control.QueueSettings;
 import jakarta.annotation.PostConstruct;

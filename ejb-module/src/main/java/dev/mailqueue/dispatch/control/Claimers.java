@@ -106,9 +106,11 @@ public class Claimers {
      *         uses SMTP (no mail session is configured then, and none sends)
      */
     private Session composer() {
-        return accounts.all().stream().filter(Account::usesSmtp)
-                .sorted(java.util.Comparator.comparing((Account a) -> a != accounts.defaultAccount()))
-                .findFirst().map(sessions::of).orElseGet(() -> Session.getInstance(new java.util.Properties()));
+        Account preferred = accounts.defaultAccount();
+        if (!preferred.usesSmtp()) {
+            preferred = accounts.all().stream().filter(Account::usesSmtp).findFirst().orElse(null);
+        }
+        return preferred == null ? Session.getInstance(new java.util.Properties()) : sessions.of(preferred);
     }
 
     /** @param claimer a claimer that ends: it releases what it holds and is no longer renewed */

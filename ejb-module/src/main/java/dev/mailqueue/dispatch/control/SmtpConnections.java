@@ -73,18 +73,6 @@ public class SmtpConnections {
     }
 
     /**
-     * @param sessions the mail session of each account (in tests, sessions of test servers)
-     * @param tokens   the access tokens of the OAuth2 accounts; null when every account logs in with a password
-     * @param ses      the clients of the Amazon SES accounts; null when there are none
-     * @return a pool outside a container
-     */
-    public static SmtpConnections of(Function<Account, Session> sessions, AccessTokens tokens, SesClients ses) {
-        SmtpConnections pool = of(sessions, tokens);
-        pool.ses = ses;
-        return pool;
-    }
-
-    /**
      * @param account an account
      * @return an idle connection of it, most recently used first, or a new (not yet opened) one; for an Amazon SES or
      *         Microsoft Graph account a relay over its shared HTTP client ({@link SesRelay}, {@link GraphRelay}), never

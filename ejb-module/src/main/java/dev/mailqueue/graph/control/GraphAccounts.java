@@ -13,7 +13,6 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Function;
 
 /**
  * The Microsoft Graph accounts of this server ({@link RelayKind#GRAPH}) with their settings ({@link GraphSettings},
@@ -35,18 +34,7 @@ public class GraphAccounts {
         use(accounts.all(), account -> GraphSettings.parse(account, config));
     }
 
-    /**
-     * @param accounts every account; those with relay {@code graph} get settings
-     * @param settings a Graph account's settings by its name
-     * @return the accounts outside a container, e.g. in unit tests
-     */
-    public static GraphAccounts of(Iterable<Account> accounts, Function<String, GraphSettings> settings) {
-        GraphAccounts result = new GraphAccounts();
-        result.use(accounts, settings);
-        return result;
-    }
-
-    private void use(Iterable<Account> all, Function<String, GraphSettings> read) {
+    private void use(Iterable<Account> all, java.util.function.Function<String, GraphSettings> read) {
         Map<String, GraphSettings> map = new LinkedHashMap<>();
         for (Account account : all) {
             if (account.relay() == RelayKind.GRAPH) {

@@ -2,6 +2,7 @@ package dev.mailqueue.mail.boundary;
 
 import dev.mailqueue.server.control.ServerInstance;
 import dev.mailqueue.queue.control.MailLifecycle;
+import dev.mailqueue.api.Roles;
 import dev.mailqueue.api.EnqueueReceipt;
 import dev.mailqueue.api.FieldError;
 import dev.mailqueue.api.IdempotencyConflictException;

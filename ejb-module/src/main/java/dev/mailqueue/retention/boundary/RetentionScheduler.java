@@ -1,6 +1,6 @@
 package dev.mailqueue.retention.boundary;
 
-import dev.mailqueue.mail.boundary.Roles;
+import dev.mailqueue.api.Roles;
 import dev.mailqueue.server.control.SingleExecution;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;

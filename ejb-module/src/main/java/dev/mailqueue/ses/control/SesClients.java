@@ -23,7 +23,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Function;
 
 /**
  * The Amazon SES accounts of this server ({@link RelayKind#SES}) with their settings ({@link SesSettings}, read at
@@ -54,18 +53,7 @@ public class SesClients {
         use(accounts.all(), account -> SesSettings.parse(account, config));
     }
 
-    /**
-     * @param accounts every account; those with relay {@code ses} get settings
-     * @param settings an SES account's settings by its name
-     * @return the clients outside a container, e.g. in unit tests
-     */
-    public static SesClients of(Iterable<Account> accounts, Function<String, SesSettings> settings) {
-        SesClients result = new SesClients();
-        result.use(accounts, settings);
-        return result;
-    }
-
-    private void use(Iterable<Account> all, Function<String, SesSettings> read) {
+    private void use(Iterable<Account> all, java.util.function.Function<String, SesSettings> read) {
         Map<String, SesSettings> map = new LinkedHashMap<>();
         for (Account account : all) {
             if (account.relay() == RelayKind.SES) {

@@ -4,7 +4,7 @@ import dev.mailqueue.api.WebhookDelivery;
 import dev.mailqueue.api.WebhookEndpointView;
 import dev.mailqueue.api.FieldError;
 import dev.mailqueue.api.InvalidFilterException;
-import dev.mailqueue.mail.boundary.Roles;
+import dev.mailqueue.api.Roles;
 import dev.mailqueue.webhook.control.WebhookDeliveryStore;
 import dev.mailqueue.webhook.control.WebhookEndpoint;
 import dev.mailqueue.webhook.control.WebhookEndpointStore;

@@ -1,4 +1,4 @@
-package dev.mailqueue.mail.boundary;
+package dev.mailqueue.api;
 
 /** The application's security roles; server configuration maps them to users or groups. */
 public final class Roles {
