@@ -375,7 +375,7 @@ class SubmissionIT extends QueueServerIT {
     }
 
     /** @return Angus Mail's SMTP client settings: STARTTLS required, any certificate trusted, AUTH */
-    private static Properties client() {
+    static Properties client() {
         Properties properties = new Properties();
         properties.setProperty("mail.smtp.auth", "true");
         properties.setProperty("mail.smtp.starttls.enable", "true");

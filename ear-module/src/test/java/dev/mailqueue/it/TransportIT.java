@@ -85,7 +85,7 @@ class TransportIT extends QueueServerIT {
     }
 
     /** @return the servlet's answer: the Message-ID, or the exception it caught */
-    private static String send(String outcome, String from, String to) {
+    static String send(String outcome, String from, String to) {
         String subject = "Legacy " + to.substring("legacy-".length(), to.indexOf('@'));
         HttpResponse<String> response = QueueApi.postForm("/legacy/send?outcome=" + outcome + "&session="
                 + encode(SESSION) + "&from=" + encode(from) + "&to=" + encode(to) + "&subject=" + encode(subject));
