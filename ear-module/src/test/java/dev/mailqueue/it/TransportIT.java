@@ -65,7 +65,10 @@ class TransportIT extends QueueServerIT {
     void aSendInATransactionThatRollsBackQueuesNothing() {
         String to = "legacy-rollback-" + Long.toString(System.nanoTime(), 36) + "@transport.example";
 
-        send("rollback", "orders@shop.example", to);
+        String answer = send("rollback", "orders@shop.example", to);
+
+        assertThat(answer).as("Transport.send returned (a Message-ID), the caller then rolled back").startsWith("<")
+                .endsWith(">");
 
         await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5)).until(() -> SMTP.inbox(to).isEmpty());
         assertThat(mailsTo(to)).isEmpty();

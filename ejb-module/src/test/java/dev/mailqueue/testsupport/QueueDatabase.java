@@ -298,6 +298,93 @@ public final class QueueDatabase implements AutoCloseable, BeforeAllCallback, Af
     }
 
     /**
+     * The tables that hold a mail's content, each with the column that names the mail: written in the enqueue's
+     * transaction, never rewritten (the lean store, V13 and V15).
+     */
+    public static final java.util.List<String[]> CONTENT_TABLES = java.util.List.of(
+            new String[]{"MAIL_MESSAGE", "ID"}, new String[]{"MAIL_HEADER", "MAIL_ID"},
+            new String[]{"MAIL_ATTACHMENT", "MAIL_ID"}, new String[]{"MAIL_RAW", "MAIL_ID"});
+
+    /**
+     * A digest of every content row of a mail: each column of each row of {@link #CONTENT_TABLES}, by name, binary
+     * columns as their bytes, rows in a fixed order. Equal digests mean no content column changed.
+     *
+     * @param mailId the mail
+     * @return hex SHA-256 of the rows, prefixed by the number of rows per table ({@code MAIL_HEADER=2 ...})
+     */
+    public String contentDigest(long mailId) {
+        try (Connection c = connect()) {
+            java.security.MessageDigest sha = java.security.MessageDigest.getInstance("SHA-256");
+            StringBuilder counts = new StringBuilder();
+            for (String[] table : CONTENT_TABLES) {
+                java.util.List<byte[]> rows = new java.util.ArrayList<>();
+                try (PreparedStatement s = c.prepareStatement("SELECT * FROM " + table[0] + " WHERE " + table[1] + " = ?")) {
+                    s.setLong(1, mailId);
+                    try (ResultSet r = s.executeQuery()) {
+                        java.sql.ResultSetMetaData meta = r.getMetaData();
+                        while (r.next()) {
+                            java.io.ByteArrayOutputStream row = new java.io.ByteArrayOutputStream();
+                            for (int i = 1; i <= meta.getColumnCount(); i++) {
+                                int type = meta.getColumnType(i);
+                                boolean binary = type == java.sql.Types.BLOB || type == java.sql.Types.BINARY
+                                        || type == java.sql.Types.VARBINARY || type == java.sql.Types.LONGVARBINARY;
+                                byte[] value = binary ? r.getBytes(i) : bytes(r.getString(i));
+                                row.writeBytes(bytes(meta.getColumnLabel(i).toUpperCase(java.util.Locale.ROOT) + "="
+                                        + (value == null ? "null" : value.length) + ":"));
+                                if (value != null) {
+                                    row.writeBytes(value);
+                                }
+                            }
+                            rows.add(row.toByteArray());
+                        }
+                    }
+                }
+                rows.sort(java.util.Arrays::compare);
+                counts.append(table[0]).append('=').append(rows.size()).append(' ');
+                for (byte[] row : rows) {
+                    sha.update(row);
+                    sha.update((byte) 0);
+                }
+                sha.update((byte) 1);
+            }
+            return counts + java.util.HexFormat.of().formatHex(sha.digest());
+        } catch (SQLException | java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("content of mail " + mailId, e);
+        }
+    }
+
+    private static byte[] bytes(String text) {
+        return text == null ? null : text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    /**
+     * @param sql    a query
+     * @param params its parameters
+     * @return every row, its columns as text joined by {@code /} (null as {@code null}), in the query's order
+     */
+    public java.util.List<String> rows(String sql, Object... params) {
+        try (Connection c = connect(); PreparedStatement s = c.prepareStatement(sql)) {
+            for (int i = 0; i < params.length; i++) {
+                s.setObject(i + 1, params[i]);
+            }
+            java.util.List<String> rows = new java.util.ArrayList<>();
+            try (ResultSet r = s.executeQuery()) {
+                int columns = r.getMetaData().getColumnCount();
+                while (r.next()) {
+                    StringBuilder row = new StringBuilder();
+                    for (int i = 1; i <= columns; i++) {
+                        row.append(i > 1 ? "/" : "").append(r.getString(i));
+                    }
+                    rows.add(row.toString());
+                }
+            }
+            return rows;
+        } catch (SQLException e) {
+            throw new IllegalStateException(sql, e);
+        }
+    }
+
+    /**
      * Deletes every mail (and with it attempts, recipients and parts), the rate state, reports, suppressions
      * and pauses.
      */
