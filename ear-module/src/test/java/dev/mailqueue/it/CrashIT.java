@@ -23,7 +23,10 @@ import static org.awaitility.Awaitility.await;
  * records every message (issue 9): started again each time, it drains the rest. Every Message-ID
  * arrives; a mail arrives twice only if it was in flight on one of the killed server's connections
  * (at most claimers × kills), and every such duplicate is a mail whose attempt log says IN_DOUBT;
- * nothing is left SENDING. The killed server is the second test server, which alone has the account
+ * nothing is left SENDING. Each kill strikes a send in flight: the SMTP server holds its answer to the end of DATA of
+ * the next messages and the kill comes once one is held; each such mail is then shown in doubt (logged IN_DOUBT and
+ * sent again), and the run ends only after a quiet period longer than the backoff, so late copies are counted.
+ * The killed server is the second test server, which alone has the account
  * the mails are routed to. Not on Derby, which cannot be shared by two servers.
  */
 class CrashIT extends QueueServerIT {
@@ -47,12 +50,26 @@ class CrashIT extends QueueServerIT {
                 int mark = kill * MAILS / (KILLS + 1);
                 await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(20))
                         .until(() -> distinct(smtp) >= mark);
+                // The fault must strike a send in flight: the SMTP server keeps the next messages and holds its
+                // answer to their DATA, and the server is killed once one is held.
+                int heldBefore = smtp.held().size();
+                smtp.holdNext(CLAIMERS);
+                await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(5)).until(() -> smtp.holding() > 0);
                 second.kill();
-                System.out.printf("killed the server after %d of %d mails arrived%n", distinct(smtp), MAILS);
+                smtp.releaseHeld();
+                System.out.printf("killed the server after %d of %d mails arrived, %d of them awaiting the answer to"
+                        + " DATA%n", distinct(smtp), MAILS, smtp.held().size() - heldBefore);
                 second.restart();
             }
+            List<String> held = smtp.held();
+            assertThat(held).as("mails whose DATA was unanswered when a kill struck").hasSizeGreaterThanOrEqualTo(KILLS);
             await().atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofMillis(200)).until(() -> distinct(smtp) >= MAILS);
             Duration drained = Duration.between(started, Instant.now());
+            // Each of them is in doubt: taken back from the dead claimer, logged IN_DOUBT, and (the test servers'
+            // rule: resend) sent again after the backoff.
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> held.stream()
+                    .allMatch(id -> smtp.arrivals().stream().filter(a -> id.equals(a.messageId())).count() >= 2));
+            awaitQuiet(smtp);
 
             Map<String, Long> arrivals = smtp.arrivals().stream()
                     .collect(Collectors.groupingBy(ScriptedSmtpServer.Arrival::messageId, Collectors.counting()));
@@ -60,6 +77,7 @@ class CrashIT extends QueueServerIT {
                     .collect(Collectors.toMap(EnqueueReceipt::getMessageId, Function.identity()));
             assertThat(arrivals.keySet()).as("none lost").containsAll(byMessageId.keySet());
             List<String> twice = arrivals.entrySet().stream().filter(e -> e.getValue() > 1).map(Map.Entry::getKey).toList();
+            assertThat(twice).as("the held mails among those sent twice").containsAll(held);
             for (String messageId : twice) {
                 List<AttemptView> attempts = attemptsOf(byMessageId.get(messageId).getId());
                 // each arrival beyond the first is a send whose outcome was lost: one in-doubt attempt each
@@ -71,12 +89,32 @@ class CrashIT extends QueueServerIT {
             long last = lastId(receipts);
             await().atMost(Duration.ofSeconds(60)).until(() -> QueueApi.get(
                     "/probe/db?op=sending&from=" + first + "&to=" + last).body().strip(), "0"::equals);
+            assertThat(unfinished("crash ")).as("mails of the run not finished").isZero();
             System.out.printf("crash test on %s: %d mails, %d kills, %d delivered twice (at most %d allowed),"
                             + " all arrived %d ms after the first was due%n", System.getProperty("it.db"), MAILS, KILLS,
                     twice.size(), CLAIMERS * KILLS, drained.toMillis());
             assertThat(arrivals.values().stream().mapToLong(n -> n - 1).sum()).as("duplicate arrivals: at most one per connection and kill")
                     .isLessThanOrEqualTo(CLAIMERS * KILLS);
         }
+    }
+
+    /**
+     * Waits until nothing has arrived for 3 s, longer than the test servers' longest backoff (1.2 s) and the time a
+     * mail taken back from a dead claimer needs to be sent again, so that a late copy would have been seen.
+     */
+    static void awaitQuiet(ScriptedSmtpServer smtp) {
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250)).until(() -> {
+            List<ScriptedSmtpServer.Arrival> all = smtp.arrivals();
+            return all.isEmpty() || all.get(all.size() - 1).at().isBefore(Instant.now().minusSeconds(3));
+        });
+    }
+
+    /** @return how many mails whose subject starts with {@code subjectPrefix} are still in the queue */
+    static long unfinished(String subjectPrefix) {
+        HttpResponse<String> response = QueueApi.get("/probe/db?op=unfinished&subject="
+                + java.net.URLEncoder.encode(subjectPrefix, java.nio.charset.StandardCharsets.UTF_8));
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        return Long.parseLong(response.body().strip());
     }
 
     static long distinct(ScriptedSmtpServer smtp) {

@@ -31,7 +31,8 @@ import static org.awaitility.Awaitility.await;
  * ({@code mailqueue.db.url} with {@code targetServerType=primary}), drains 5,000 mails while the database
  * fails under it: the primary dies and the standby is promoted, or the standby goes away for a while. The
  * server carries on without a restart; no mail is lost; a mail arrives twice only if its DATA was in flight
- * (at most one per claimer), and each such duplicate has an in-doubt attempt; nothing is left unfinished.
+ * (at most one per claimer), and each such duplicate has an in-doubt attempt; nothing is left unfinished. The
+ * primary's death strikes sends in flight (the SMTP server holds its answer to DATA until the primary is gone).
  * The server is the second test server, alone on a primary and standby of the test's own
  * ({@link ReplicatedPostgres}); the figures are printed for the closing note and the databases guide.
  * PostgreSQL profile only.
@@ -162,8 +163,17 @@ class FailoverIT extends QueueServerIT {
         await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(20))
                 .until(() -> CrashIT.distinct(smtp) >= earlier + MAILS / 3);
         long before = CrashIT.distinct(smtp) - earlier;
+        // The failure must strike sends in flight: the SMTP server holds its answer to the next messages' DATA, the
+        // primary stops once one is held, and the answers (250) come while there is no primary to record them.
+        int heldBefore = smtp.held().size();
+        smtp.holdNext(CLAIMERS);
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(5)).until(() -> smtp.holding() > 0);
         database.stopPrimary();
         Instant stopped = Instant.now();
+        smtp.releaseHeld();
+        List<String> allHeld = smtp.held();
+        List<String> held = allHeld.subList(heldBefore, allHeld.size());
+        assertThat(held).as("mails whose DATA was unanswered when the primary stopped").isNotEmpty();
         MailRequest meanwhile = new MailRequest().from("failover@sender.example").to("meanwhile@ha.example")
                 .subject("queued again after the failover").text("sent once").account("faulty");
         String json = QueueApi.toJson(meanwhile);
@@ -184,15 +194,23 @@ class FailoverIT extends QueueServerIT {
         assertThat(repeated.statusCode()).as(repeated.body()).isEqualTo(200);
         assertThat(QueueApi.receipt(repeated.body()).getId()).isEqualTo(again.getId());
         receipts.add(again);
-        System.out.printf("failover: primary stopped after %d of %d mails arrived, standby promoted %d ms later%n",
-                before, MAILS, DETECTION.toMillis());
+        System.out.printf("failover: primary stopped after %d of %d mails arrived, %d of them awaiting the answer to"
+                + " DATA, standby promoted %d ms later%n", before, MAILS, held.size(), DETECTION.toMillis());
 
         await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(200)).until(() -> CrashIT.distinct(smtp) >= earlier + MAILS + 1);
         Duration drained = Duration.between(promoted, Instant.now());
         Instant resumed = smtp.arrivals().stream().map(ScriptedSmtpServer.Arrival::at).filter(promoted::isBefore)
                 .min(Instant::compareTo).orElseThrow();
 
+        CrashIT.awaitQuiet(smtp);
         long duplicates = assertNoneLostAndEveryDuplicateInDoubt(smtp, receipts, database.standbyPort());
+        Map<String, EnqueueReceipt> byMessageId = receipts.stream()
+                .collect(Collectors.toMap(EnqueueReceipt::getMessageId, Function.identity()));
+        for (String messageId : held) {
+            // its 250 came with no primary: recorded on the promoted standby, or (its lease lost) sent again in doubt
+            assertThat(attemptsOf(byMessageId.get(messageId).getId())).as("attempts of held %s", messageId)
+                    .anySatisfy(a -> assertThat(a.getOutcome()).isEqualTo("SENT"));
+        }
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
                 .until(() -> QueueApi.getFrom(SecondServer.BASE, "/health/ready").statusCode() == 200);
         assertThat(Files.readString(SecondServer.log())).as("the wake-up listener, on the new primary")

@@ -76,6 +76,10 @@ final class ScriptedSmtpServer implements AutoCloseable {
     private volatile String lateMarker;
     private volatile long lateMillis;
     private final java.util.Set<String> answeredLate = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger holdLeft = new AtomicInteger();
+    private volatile java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(0);
+    private final List<String> held = new CopyOnWriteArrayList<>();
+    private final AtomicInteger holding = new AtomicInteger();
     private int refuseLeft;
     private Stage refuseStage = Stage.MAIL_FROM;
     private int refuseCode;
@@ -150,6 +154,32 @@ final class ScriptedSmtpServer implements AutoCloseable {
         lateMillis = delay.toMillis();
     }
 
+    /**
+     * The next {@code count} ends of DATA are held: the message is kept (an arrival) and the reply to its final dot
+     * waits until {@link #releaseHeld()} (60 s at most). The client then has a send in flight whose outcome it does
+     * not know: the window in which a fault leaves a mail in doubt, held open for as long as the test needs.
+     */
+    void holdNext(int count) {
+        release = new java.util.concurrent.CountDownLatch(1);
+        holdLeft.set(count);
+    }
+
+    /** Answers every held end of DATA (over connections that may be gone by then) and holds no more. */
+    void releaseHeld() {
+        holdLeft.set(0);
+        release.countDown();
+    }
+
+    /** @return the Message-IDs whose end of DATA was held, in order, whether still held or released */
+    List<String> held() {
+        return List.copyOf(held);
+    }
+
+    /** @return how many ends of DATA are held right now */
+    int holding() {
+        return holding.get();
+    }
+
     /** @return the accepted messages that were delivered to {@code address} */
     List<Arrival> arrivalsFor(String address) {
         return arrivals.stream()
@@ -183,10 +213,13 @@ final class ScriptedSmtpServer implements AutoCloseable {
         dataDelayMillis = 0;
         lateMarker = null;
         answeredLate.clear();
+        releaseHeld();
+        held.clear();
     }
 
     @Override
     public void close() {
+        releaseHeld();
         server.stop();
     }
 
@@ -264,6 +297,16 @@ final class ScriptedSmtpServer implements AutoCloseable {
                     }
                     if (pause > 0) {
                         Thread.sleep(pause);
+                    }
+                    if (holdLeft.getAndUpdate(n -> n > 0 ? n - 1 : n) > 0) {
+                        java.util.concurrent.CountDownLatch latch = release; // set before holdLeft was
+                        held.add(message.getMessageID());
+                        holding.incrementAndGet();
+                        try {
+                            latch.await(60, java.util.concurrent.TimeUnit.SECONDS);
+                        } finally {
+                            holding.decrementAndGet();
+                        }
                     }
                 } catch (MessagingException e) {
                     throw new IOException(e);
