@@ -2,7 +2,6 @@ package dev.mailqueue.it;
 
 import dev.mailqueue.api.MailStatus;
 import dev.mailqueue.api.MailView;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.net.URLEncoder;
@@ -13,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -21,9 +21,9 @@ import static org.awaitility.Awaitility.await;
  * {@code mailqueue}. Its mail is queued through the remote EJB inside its JTA transaction and arrives at the real
  * SMTP server with the Message-ID the application's message got; a rolled-back transaction queues nothing; a sender
  * the caller may not use and a recipient the queue refuses surface as the {@code SendFailedException} such an
- * application already handles.
+ * application already handles. Not database-neutral: the caller's transaction is the database's too, so it runs in
+ * every database suite.
  */
-@Tag(QueueServerIT.DATABASE_NEUTRAL)
 class TransportIT extends QueueServerIT {
 
     /** The application's mail session as the test server names it. */
@@ -74,6 +74,66 @@ class TransportIT extends QueueServerIT {
         assertThat(mailsTo(to)).isEmpty();
     }
 
+    /**
+     * The caller writes to its own database, an XA data source (embedded Derby), in the same JTA transaction as the
+     * send: both commit, or both roll back, on every database (on PostgreSQL, whose data source is one-phase, the
+     * transaction manager commits the queue's last).
+     */
+    @Test
+    void aCallerThatAlsoWritesItsOwnXaDatabaseCommitsBothOrRollsBackBoth() {
+        assumeThat(Observability.WILDFLY).as("the caller's own data sources are configured for Liberty").isFalse();
+
+        assertBothCommitOrBothRollBack("jdbc/legacyOrdersXa");
+    }
+
+    /**
+     * The same with a one-phase data source of the caller's, as many applications have. Two one-phase resources
+     * cannot share a transaction, so this needs the queue's data source to be XA, as it is on MariaDB
+     * (liberty/db/mariadb.xml): there both commit or both roll back. On PostgreSQL (XA would need the server's
+     * {@code max_prepared_transactions}, 0 by default) and Derby (its XA branches failed the dispatch's
+     * transactions) it is one-phase: the send fails, the caller's transaction rolls back, and neither its row nor
+     * a mail is left. Before MariaDB was made XA, it answered as they do.
+     */
+    @Test
+    void aCallerThatAlsoWritesItsOwnOnePhaseDatabaseCommitsBothOrRollsBackBothWhereTheQueueIsXa() {
+        assumeThat(Observability.WILDFLY).as("the caller's own data sources are configured for Liberty").isFalse();
+        if ("mariadb".equals(System.getProperty("it.db", "derby"))) {
+            assertBothCommitOrBothRollBack("jdbc/legacyOrders");
+            return;
+        }
+        String run = Long.toString(System.nanoTime(), 36);
+        String to = "legacy-order-1pc-" + run + "@transport.example";
+
+        String answer = send("commit", "orders@shop.example", to, "&orders=" + encode("jdbc/legacyOrders") + "&order=p" + run);
+
+        assertThat(answer).as("the caller's answer").startsWith("jakarta.mail.MessagingException: the mail queue did not take");
+        assertThat(orders("jdbc/legacyOrders", "p" + run)).as("the caller's own row, rolled back with the send").isZero();
+        assertThat(mailsTo(to)).as("nothing queued").isEmpty();
+    }
+
+    private static void assertBothCommitOrBothRollBack(String dataSource) {
+        String run = Long.toString(System.nanoTime(), 36);
+        String committed = "legacy-order-" + run + "@transport.example";
+        String rolledBack = "legacy-order-back-" + run + "@transport.example";
+
+        String messageId = send("commit", "orders@shop.example", committed, "&orders=" + encode(dataSource) + "&order=c" + run);
+        String answer = send("rollback", "orders@shop.example", rolledBack, "&orders=" + encode(dataSource) + "&order=r" + run);
+
+        assertThat(messageId).as("the caller's answer: both writes committed").startsWith("<").endsWith(">");
+        assertThat(answer).as("the caller's answer: Transport.send returned, then it rolled back").startsWith("<");
+        assertThat(orders(dataSource, "c" + run)).as("the caller's own row, committed").isEqualTo(1);
+        assertThat(orders(dataSource, "r" + run)).as("the caller's own row, rolled back").isZero();
+        await().atMost(Duration.ofSeconds(30)).until(() -> !SMTP.inbox(committed).isEmpty());
+        assertThat(mailsTo(committed)).singleElement().satisfies(m -> assertThat(m.get("messageId")).isEqualTo(messageId));
+        assertThat(mailsTo(rolledBack)).as("nothing queued with the rolled-back order").isEmpty();
+    }
+
+    private static long orders(String dataSource, String order) {
+        HttpResponse<String> response = QueueApi.get("/legacy/send?orders=" + encode(dataSource) + "&order=" + encode(order));
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        return Long.parseLong(response.body().strip());
+    }
+
     @Test
     void aRefusedSenderOrRecipientIsASendFailedExceptionAndNothingIsQueued() {
         String to = "legacy-refused-" + Long.toString(System.nanoTime(), 36) + "@transport.example";
@@ -89,9 +149,17 @@ class TransportIT extends QueueServerIT {
 
     /** @return the servlet's answer: the Message-ID, or the exception it caught */
     static String send(String outcome, String from, String to) {
+        return send(outcome, from, to, "");
+    }
+
+    /**
+     * @param more further parameters of the request, each {@code &name=value}, encoded
+     * @return the servlet's answer: the Message-ID, or the exception it caught
+     */
+    static String send(String outcome, String from, String to, String more) {
         String subject = "Legacy " + to.substring("legacy-".length(), to.indexOf('@'));
         HttpResponse<String> response = QueueApi.postForm("/legacy/send?outcome=" + outcome + "&session="
-                + encode(SESSION) + "&from=" + encode(from) + "&to=" + encode(to) + "&subject=" + encode(subject));
+                + encode(SESSION) + "&from=" + encode(from) + "&to=" + encode(to) + "&subject=" + encode(subject) + more);
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
         return response.body().strip();
     }

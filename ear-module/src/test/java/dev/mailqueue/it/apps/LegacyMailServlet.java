@@ -15,7 +15,14 @@ import jakarta.servlet.http.HttpServletResponse;
 import jakarta.transaction.UserTransaction;
 
 import javax.naming.InitialContext;
+import javax.naming.NamingException;
+import javax.sql.DataSource;
 import java.io.IOException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.Arrays;
 import java.util.stream.Collectors;
 
@@ -23,10 +30,12 @@ import java.util.stream.Collectors;
  * An application written for a relay, unchanged: it builds a {@link MimeMessage} on its mail session and calls
  * {@link Transport#send}, inside its own JTA transaction that it commits or rolls back as asked, or outside one.
  * Its session names the queue's transport (protocol {@code mailqueue}), so the message is queued.
- * {@code POST /legacy/send?session=<jndi>&from=..&to=..&subject=..&outcome=commit|rollback|none[&header=..&value=..]};
- * answers the
+ * {@code POST /legacy/send?session=<jndi>&from=..&to=..&subject=..&outcome=commit|rollback|none[&header=..&value=..]
+ * [&orders=<jndi>&order=<id>]}: with {@code orders}, the application also writes the order to its own database (a
+ * row of table LEGACY_ORDER in that data source) in the same transaction, before it sends; answers the
  * message's Message-ID, or for a refusal {@code SendFailedException invalid=<addresses> unsent=<addresses>: <message>},
- * or another exception's class and message.
+ * or another exception's class and message. {@code GET /legacy/send?orders=<jndi>&order=<id>} answers how many rows
+ * that order has in the application's database.
  */
 @WebServlet("/send")
 public class LegacyMailServlet extends HttpServlet {
@@ -50,12 +59,19 @@ public class LegacyMailServlet extends HttpServlet {
             if (header != null) { // as the application gives it: Jakarta Mail writes the value as it is
                 message.setHeader(header, request.getParameter("value"));
             }
+            String orders = request.getParameter("orders");
+            if (orders != null) {
+                createTable(orders);
+            }
             if (inTransaction) {
                 transaction.begin();
             }
             try {
+                if (orders != null) {
+                    writeOrder(orders, request.getParameter("order"));
+                }
                 Transport.send(message);
-            } catch (MessagingException e) {
+            } catch (MessagingException | SQLException | RuntimeException e) {
                 if (inTransaction) {
                     transaction.rollback();
                 }
@@ -73,6 +89,53 @@ public class LegacyMailServlet extends HttpServlet {
         } catch (Exception e) {
             response.getWriter().print(e.getClass().getName() + ": " + e.getMessage());
             e.printStackTrace(); // to the server's log: what a test that fails on this answer needs
+        }
+    }
+
+    @Override
+    protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        response.setContentType("text/plain");
+        String orders = request.getParameter("orders");
+        try {
+            createTable(orders);
+            try (Connection c = dataSource(orders).getConnection();
+                 PreparedStatement s = c.prepareStatement("SELECT COUNT(*) FROM LEGACY_ORDER WHERE ID = ?")) {
+                s.setString(1, request.getParameter("order"));
+                try (ResultSet r = s.executeQuery()) {
+                    r.next();
+                    response.getWriter().print(r.getLong(1));
+                }
+            }
+        } catch (Exception e) {
+            response.setStatus(500);
+            response.getWriter().print(e.getClass().getName() + ": " + e.getMessage());
+        }
+    }
+
+    private static DataSource dataSource(String jndiName) throws NamingException {
+        return (DataSource) new InitialContext().lookup(jndiName);
+    }
+
+    /** Creates the application's table, outside any transaction, unless it exists. */
+    private static synchronized void createTable(String orders) throws NamingException, SQLException {
+        try (Connection c = dataSource(orders).getConnection()) {
+            try (ResultSet tables = c.getMetaData().getTables(null, null, "LEGACY_ORDER", null)) {
+                if (tables.next()) {
+                    return;
+                }
+            }
+            try (Statement s = c.createStatement()) {
+                s.executeUpdate("CREATE TABLE LEGACY_ORDER (ID VARCHAR(64) NOT NULL)");
+            }
+        }
+    }
+
+    /** Writes the order in the current transaction: the connection is enlisted in it. */
+    private static void writeOrder(String orders, String order) throws NamingException, SQLException {
+        try (Connection c = dataSource(orders).getConnection();
+             PreparedStatement s = c.prepareStatement("INSERT INTO LEGACY_ORDER (ID) VALUES (?)")) {
+            s.setString(1, order);
+            s.executeUpdate();
         }
     }
 

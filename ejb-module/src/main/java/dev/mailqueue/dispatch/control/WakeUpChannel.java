@@ -4,6 +4,7 @@ import dev.mailqueue.queue.control.PostgresNotifications;
 import dev.mailqueue.schema.control.DatabaseKind;
 import dev.mailqueue.server.control.QueueDatabase;
 import dev.mailqueue.server.control.ServerInstance;
+import dev.mailqueue.settings.control.QueueSettings;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
@@ -26,7 +27,8 @@ import java.util.logging.Logger;
  * server {@link #listen(Runnable) listens} on one connection of its own and wakes its claimers for a
  * notification of another server (its own enqueues woke it already). Other databases have no such channel;
  * there the interval timer finds mail of other servers, as it still does here when a notification is lost
- * (PostgreSQL delivers them only to sessions listening at the commit).
+ * (PostgreSQL delivers them only to sessions listening at the commit), and when
+ * {@code mailqueue.dispatch.wake-up=false} turns both ends off.
  *
  * <p>Announcements never wait in the enqueue's transaction: a {@code NOTIFY} inside it would take
  * PostgreSQL's global notification lock until its commit, one enqueue at a time. They are sent in a
@@ -55,6 +57,9 @@ public class WakeUpChannel {
     @Inject
     ServerInstance server;
 
+    @Inject
+    QueueSettings settings;
+
     @Resource
     ManagedScheduledExecutorService executor;
 
@@ -73,7 +78,7 @@ public class WakeUpChannel {
      * at once; a failure to announce is logged at FINE, as the other servers' timers find the mail anyway.
      */
     public void announce() {
-        if (!isPostgres() || !pending.compareAndSet(false, true)) {
+        if (!settings.wakeUp() || !isPostgres() || !pending.compareAndSet(false, true)) {
             return;
         }
         long sinceLast = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lastNanos);
@@ -103,7 +108,7 @@ public class WakeUpChannel {
      *             listening thread, so it must return quickly
      */
     public synchronized void listen(Runnable wake) {
-        if (listener != null || !isPostgres()) {
+        if (listener != null || !settings.wakeUp() || !isPostgres()) {
             return;
         }
         listener = new PostgresNotifications(dataSource, CHANNEL, server.name(), wake);

@@ -23,6 +23,7 @@ public class QueueSettings {
     private int chunkTransactionTimeoutSeconds;
     private long recordWaitMillis;
     private long commitDelayMicros;
+    private boolean wakeUp;
     private long coolDownMillis;
     private RetryPolicy retryPolicy;
     private long maxLifetimeMillis;
@@ -68,6 +69,7 @@ public class QueueSettings {
                 chunkTimeLimitSeconds + 1L, Integer.MAX_VALUE);
         recordWaitMillis = r.whole("mailqueue.dispatch.record-wait.ms", 100, 600_000);
         commitDelayMicros = r.whole("mailqueue.dispatch.commit-delay.us", 0, 100_000);
+        wakeUp = r.bool("mailqueue.dispatch.wake-up");
         coolDownMillis = r.whole("mailqueue.smtp.cool-down.ms", 100, Long.MAX_VALUE);
         long backoffMin = r.whole("mailqueue.delivery.backoff.min.ms", 0, Long.MAX_VALUE);
         long backoffMax = r.whole("mailqueue.delivery.backoff.max.ms", backoffMin, Long.MAX_VALUE);
@@ -223,6 +225,14 @@ public class QueueSettings {
     /** @return what becomes of a mail whose send is in doubt ({@code mailqueue.delivery.in-doubt}) */
     public InDoubtPolicy inDoubt() {
         return inDoubt;
+    }
+
+    /**
+     * @return whether, on PostgreSQL, this server announces its enqueues to the other servers and listens for
+     *         theirs ({@code mailqueue.dispatch.wake-up}); without it the others find the mail at their next tick
+     */
+    public boolean wakeUp() {
+        return wakeUp;
     }
 
     /** @return whether this server runs the retention job ({@code mailqueue.retention.enabled}) */

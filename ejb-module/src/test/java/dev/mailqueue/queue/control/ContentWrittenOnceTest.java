@@ -177,17 +177,22 @@ class ContentWrittenOnceTest {
             assertThat(db.contentDigest(id)).as(sql).isNotEqualTo(before);
         }
         String before = db.contentDigest(raw);
-        byte[] rawContent;
+        byte[] rawContent = rawContent(raw);
+        byte[] sent = raw("raw").raw().content();
+        assertThat(rawContent).as("the raw message read back, every byte value").isEqualTo(sent);
+        rawContent[rawContent.length - 1] ^= 1;
+        db.update("UPDATE MAIL_RAW SET CONTENT = ? WHERE MAIL_ID = ?", rawContent, raw);
+        assertThat(db.contentDigest(raw)).as("one bit of the raw message's last byte").isNotEqualTo(before);
+    }
+
+    private static byte[] rawContent(long raw) throws Exception {
         try (java.sql.Connection c = db.connect();
              java.sql.PreparedStatement s = c.prepareStatement("SELECT CONTENT FROM MAIL_RAW WHERE MAIL_ID = ?")) {
             s.setLong(1, raw);
             try (java.sql.ResultSet r = s.executeQuery()) {
                 assertThat(r.next()).isTrue();
-                rawContent = r.getBytes(1);
+                return r.getBytes(1);
             }
         }
-        rawContent[rawContent.length - 1] ^= 1;
-        db.update("UPDATE MAIL_RAW SET CONTENT = ? WHERE MAIL_ID = ?", rawContent, raw);
-        assertThat(db.contentDigest(raw)).as("one bit of the raw message's last byte").isNotEqualTo(before);
     }
 }

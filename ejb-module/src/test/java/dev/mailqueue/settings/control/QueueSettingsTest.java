@@ -53,6 +53,8 @@ public class QueueSettingsTest {
         assertThat(cut.maxLifetimeMillis()).isEqualTo(432_000_000);
         assertThat(cut.retentionDays()).isEqualTo(15);
         assertThat(cut.instance()).isEqualTo("mailqueue");
+        assertThat(cut.wakeUp()).isTrue();
+        assertThat(defaults("mailqueue.dispatch.wake-up", "false").wakeUp()).isFalse();
     }
 
     @Test
