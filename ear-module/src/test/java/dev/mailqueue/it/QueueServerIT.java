@@ -52,10 +52,11 @@ abstract class QueueServerIT {
     static final String SERVER_NAME = System.getProperty("it.server.name", "mailqueue-it");
 
     /**
-     * Waits (at most {@code atMost}) until every mail of {@code receipts} has arrived at the SMTP server, watches
-     * 2 s more for late copies, then checks that each Message-ID arrived exactly once, counted by arrivals (a
-     * mail that arrived three times counts three), and that none of the rows is left SENDING. Mails of other
-     * tests that arrive meanwhile are not counted.
+     * Waits (at most {@code atMost}) until every mail of {@code receipts} has arrived at the SMTP server, then until
+     * nothing has arrived for 3 s (longer than the test servers' longest backoff, so a late copy would show), then
+     * checks that each Message-ID arrived exactly once, counted by arrivals (a mail that arrived three times counts
+     * three), that none of the rows is left SENDING and that none of the mails is unfinished (queued, due later or
+     * being sent). Mails of other tests that arrive meanwhile are not counted.
      *
      * @return when the last of them arrived
      */
@@ -68,7 +69,7 @@ abstract class QueueServerIT {
         await().atMost(Duration.between(Instant.now(), deadline).plusSeconds(5)).pollInterval(Duration.ofSeconds(1))
                 .until(() -> arrivals(expected).size() == expected.size());
         Instant arrived = Instant.now();
-        await().pollDelay(Duration.ofSeconds(2)).until(() -> true);
+        awaitQuiet(Duration.ofSeconds(3));
 
         Map<String, Long> arrivals = arrivals(expected);
         assertThat(arrivals.keySet()).isEqualTo(expected);
@@ -80,7 +81,28 @@ abstract class QueueServerIT {
         long last = lastId(receipts);
         await().atMost(Duration.ofSeconds(30)).until(() -> QueueApi.get(
                 "/probe/db?op=sending&from=" + first + "&to=" + last).body().strip(), "0"::equals);
+        String ids = receipts.stream().map(r -> Long.toString(r.getId())).collect(Collectors.joining(","));
+        HttpResponse<String> unfinished = QueueApi.postTo("/probe/db?op=unfinished-ids", ids);
+        assertThat(unfinished.statusCode()).as(unfinished.body()).isEqualTo(200);
+        assertThat(Long.parseLong(unfinished.body().strip())).as("mails not finished (queued, due later or sending)")
+                .isZero();
         return arrived;
+    }
+
+    /**
+     * Waits until the SMTP server has received nothing for {@code quiet}: longer than the test servers' longest
+     * backoff (1.2 s), so that a mail sent again shortly after its first arrival would have arrived.
+     */
+    static void awaitQuiet(Duration quiet) {
+        long[] seen = {SMTP.received().size(), System.nanoTime()};
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250)).until(() -> {
+            long now = SMTP.received().size();
+            if (now != seen[0]) {
+                seen[0] = now;
+                seen[1] = System.nanoTime();
+            }
+            return System.nanoTime() - seen[1] >= quiet.toNanos();
+        });
     }
 
     /** @return how often each of {@code messageIds} has arrived at the SMTP server so far, those that did */

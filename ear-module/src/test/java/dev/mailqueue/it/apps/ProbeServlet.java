@@ -42,6 +42,8 @@ import java.util.Set;
  *       ({@code probe/alive#1}, its lease an hour); so the dispatcher leaves both alone. Any other status: no
  *       queue row, and, where the mail's status was another, a log row (STATE, no attempt) that records it</li>
  *   <li>{@code GET ?op=sending&from=&to=}: mails being sent (held by a claimer) with ids in [from, to]</li>
+ *   <li>{@code POST ?op=unfinished-ids} with the ids comma-separated as the body: how many of those mails are
+ *       not finished (still in MAIL_QUEUE)</li>
  *   <li>{@code GET ?op=unfinished&subject=}: mails whose subject starts with that text and that are not finished
  *       (queued, due later or being sent: still in MAIL_QUEUE)</li>
  *   <li>{@code GET ?op=attempts&from=&to=}: one line per row of the attempt log (the outcomes an attempt log
@@ -109,6 +111,16 @@ public class ProbeServlet extends HttpServlet {
             try (Connection c = dataSource.getConnection()) {
                 response.getWriter().print(age(c, request.getParameter("rows")));
             } catch (SQLException e) {
+                response.setStatus(500);
+                e.printStackTrace(response.getWriter());
+            }
+            return;
+        }
+        if ("unfinished-ids".equals(request.getParameter("op"))) {
+            try (Connection c = dataSource.getConnection()) {
+                response.getWriter().print(unfinishedIds(c, request.getReader().lines()
+                        .collect(java.util.stream.Collectors.joining(","))));
+            } catch (SQLException | RuntimeException e) {
                 response.setStatus(500);
                 e.printStackTrace(response.getWriter());
             }
@@ -384,6 +396,19 @@ public class ProbeServlet extends HttpServlet {
 
     private static long id(HttpServletRequest request, String name) {
         return Long.parseLong(request.getParameter(name));
+    }
+
+    /** @return how many of the mails with these ids (comma-separated) are still in MAIL_QUEUE */
+    private static long unfinishedIds(Connection c, String ids) throws SQLException {
+        java.util.List<Long> all = java.util.Arrays.stream(ids.split(",")).map(String::strip).filter(t -> !t.isEmpty())
+                .map(Long::valueOf).toList();
+        long count = 0;
+        for (int from = 0; from < all.size(); from += 500) {
+            java.util.List<Long> part = all.subList(from, Math.min(all.size(), from + 500));
+            count += single(c, "SELECT COUNT(*) FROM MAIL_QUEUE WHERE MAIL_ID IN (" + part.stream().map(String::valueOf)
+                    .collect(java.util.stream.Collectors.joining(",")) + ")");
+        }
+        return count;
     }
 
     private static long unfinished(Connection c, String subjectPrefix) throws SQLException {
