@@ -200,6 +200,7 @@ while true; do
     offset=$(( offset + lasts ))
 done
 printf '%s\n' "${plan[@]}" > "$out/plan.txt"
+: > "$out/faults.tsv"
 say "plan (s after the load starts, kind, parameters): $(paste -sd ';' "$out/plan.txt")"
 
 fault_kill9() { # $1 server index, $2 seconds down
