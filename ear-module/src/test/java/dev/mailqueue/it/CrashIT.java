@@ -52,9 +52,7 @@ class CrashIT extends QueueServerIT {
                         .until(() -> distinct(smtp) >= mark);
                 // The fault must strike a send in flight: the SMTP server keeps the next messages and holds its
                 // answer to their DATA, and the server is killed once one is held.
-                int heldBefore = smtp.held().size();
-                smtp.holdNext(CLAIMERS);
-                await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(5)).until(() -> smtp.holding() > 0);
+                int heldBefore = smtp.holdUntilInFlight(CLAIMERS);
                 second.kill();
                 smtp.releaseHeld();
                 System.out.printf("killed the server after %d of %d mails arrived, %d of them awaiting the answer to"
@@ -69,7 +67,7 @@ class CrashIT extends QueueServerIT {
             // rule: resend) sent again after the backoff.
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> held.stream()
                     .allMatch(id -> smtp.arrivals().stream().filter(a -> id.equals(a.messageId())).count() >= 2));
-            awaitQuiet(smtp);
+            awaitQuiet(() -> smtp.arrivals().size(), Duration.ofSeconds(3));
 
             Map<String, Long> arrivals = smtp.arrivals().stream()
                     .collect(Collectors.groupingBy(ScriptedSmtpServer.Arrival::messageId, Collectors.counting()));
@@ -89,32 +87,13 @@ class CrashIT extends QueueServerIT {
             long last = lastId(receipts);
             await().atMost(Duration.ofSeconds(60)).until(() -> QueueApi.get(
                     "/probe/db?op=sending&from=" + first + "&to=" + last).body().strip(), "0"::equals);
-            assertThat(unfinished("crash ")).as("mails of the run not finished").isZero();
+            assertThat(unfinished(receipts)).as("mails of the run not finished").isZero();
             System.out.printf("crash test on %s: %d mails, %d kills, %d delivered twice (at most %d allowed),"
                             + " all arrived %d ms after the first was due%n", System.getProperty("it.db"), MAILS, KILLS,
                     twice.size(), CLAIMERS * KILLS, drained.toMillis());
             assertThat(arrivals.values().stream().mapToLong(n -> n - 1).sum()).as("duplicate arrivals: at most one per connection and kill")
                     .isLessThanOrEqualTo(CLAIMERS * KILLS);
         }
-    }
-
-    /**
-     * Waits until nothing has arrived for 3 s, longer than the test servers' longest backoff (1.2 s) and the time a
-     * mail taken back from a dead claimer needs to be sent again, so that a late copy would have been seen.
-     */
-    static void awaitQuiet(ScriptedSmtpServer smtp) {
-        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250)).until(() -> {
-            List<ScriptedSmtpServer.Arrival> all = smtp.arrivals();
-            return all.isEmpty() || all.get(all.size() - 1).at().isBefore(Instant.now().minusSeconds(3));
-        });
-    }
-
-    /** @return how many mails whose subject starts with {@code subjectPrefix} are still in the queue */
-    static long unfinished(String subjectPrefix) {
-        HttpResponse<String> response = QueueApi.get("/probe/db?op=unfinished&subject="
-                + java.net.URLEncoder.encode(subjectPrefix, java.nio.charset.StandardCharsets.UTF_8));
-        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-        return Long.parseLong(response.body().strip());
     }
 
     static long distinct(ScriptedSmtpServer smtp) {

@@ -71,8 +71,7 @@ class DatabaseOutageIT extends QueueServerIT {
             // The outage must strike sends in flight: the SMTP server holds its answer to the next messages' DATA,
             // the database is cut once one is held, and the answers (250) come 1 s into the outage, when the
             // claimers cannot record them.
-            smtp.holdNext(CLAIMERS);
-            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(5)).until(() -> smtp.holding() > 0);
+            smtp.holdUntilInFlight(CLAIMERS);
             submitter.submit(() -> {
                 Thread.sleep(1_000);
                 smtp.releaseHeld();
@@ -94,7 +93,7 @@ class DatabaseOutageIT extends QueueServerIT {
 
             await().atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofMillis(200)).until(() -> CrashIT.distinct(smtp) >= MAILS);
             Duration afterRestore = Duration.between(restored, Instant.now());
-            CrashIT.awaitQuiet(smtp);
+            awaitQuiet(() -> smtp.arrivals().size(), Duration.ofSeconds(3));
             Duration expected = Duration.ofMillis((long) ((MAILS - before) / perSecond * 1000));
 
             Map<String, Long> arrivals = smtp.arrivals().stream()
@@ -114,7 +113,7 @@ class DatabaseOutageIT extends QueueServerIT {
             long last = lastId(receipts);
             await().atMost(Duration.ofSeconds(30)).until(() -> QueueApi.get(
                     "/probe/db?op=sending&from=" + first + "&to=" + last).body().strip(), "0"::equals);
-            assertThat(CrashIT.unfinished("outage ")).as("mails of the run not finished").isZero();
+            assertThat(unfinished(receipts)).as("mails of the run not finished").isZero();
             for (String messageId : held) {
                 // its 250 came while the database was away: recorded once it answered again (or, its lease lost,
                 // the mail was in doubt and sent again, which the loop above checked)

@@ -165,9 +165,7 @@ class FailoverIT extends QueueServerIT {
         long before = CrashIT.distinct(smtp) - earlier;
         // The failure must strike sends in flight: the SMTP server holds its answer to the next messages' DATA, the
         // primary stops once one is held, and the answers (250) come while there is no primary to record them.
-        int heldBefore = smtp.held().size();
-        smtp.holdNext(CLAIMERS);
-        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(5)).until(() -> smtp.holding() > 0);
+        int heldBefore = smtp.holdUntilInFlight(CLAIMERS);
         database.stopPrimary();
         Instant stopped = Instant.now();
         smtp.releaseHeld();
@@ -202,7 +200,7 @@ class FailoverIT extends QueueServerIT {
         Instant resumed = smtp.arrivals().stream().map(ScriptedSmtpServer.Arrival::at).filter(promoted::isBefore)
                 .min(Instant::compareTo).orElseThrow();
 
-        CrashIT.awaitQuiet(smtp);
+        awaitQuiet(() -> smtp.arrivals().size(), Duration.ofSeconds(3));
         long duplicates = assertNoneLostAndEveryDuplicateInDoubt(smtp, receipts, database.standbyPort());
         Map<String, EnqueueReceipt> byMessageId = receipts.stream()
                 .collect(Collectors.toMap(EnqueueReceipt::getMessageId, Function.identity()));

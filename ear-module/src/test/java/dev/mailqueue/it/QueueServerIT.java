@@ -69,7 +69,7 @@ abstract class QueueServerIT {
         await().atMost(Duration.between(Instant.now(), deadline).plusSeconds(5)).pollInterval(Duration.ofSeconds(1))
                 .until(() -> arrivals(expected).size() == expected.size());
         Instant arrived = Instant.now();
-        awaitQuiet(Duration.ofSeconds(3));
+        awaitQuiet(() -> SMTP.received().size(), Duration.ofSeconds(3));
 
         Map<String, Long> arrivals = arrivals(expected);
         assertThat(arrivals.keySet()).isEqualTo(expected);
@@ -81,22 +81,29 @@ abstract class QueueServerIT {
         long last = lastId(receipts);
         await().atMost(Duration.ofSeconds(30)).until(() -> QueueApi.get(
                 "/probe/db?op=sending&from=" + first + "&to=" + last).body().strip(), "0"::equals);
-        String ids = receipts.stream().map(r -> Long.toString(r.getId())).collect(Collectors.joining(","));
-        HttpResponse<String> unfinished = QueueApi.postTo("/probe/db?op=unfinished-ids", ids);
-        assertThat(unfinished.statusCode()).as(unfinished.body()).isEqualTo(200);
-        assertThat(Long.parseLong(unfinished.body().strip())).as("mails not finished (queued, due later or sending)")
-                .isZero();
+        assertThat(unfinished(receipts)).as("mails not finished (queued, due later or sending)").isZero();
         return arrived;
     }
 
+    /** @return how many of the mails of {@code receipts} are still in the queue: queued, due later or being sent */
+    static long unfinished(List<EnqueueReceipt> receipts) {
+        String ids = receipts.stream().map(r -> Long.toString(r.getId())).collect(Collectors.joining(","));
+        HttpResponse<String> response = QueueApi.postTo("/probe/db?op=unfinished-ids", ids);
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        return Long.parseLong(response.body().strip());
+    }
+
     /**
-     * Waits until the SMTP server has received nothing for {@code quiet}: longer than the test servers' longest
-     * backoff (1.2 s), so that a mail sent again shortly after its first arrival would have arrived.
+     * Waits (at most 60 s) until an SMTP server has received nothing for {@code quiet}. Given 3 s, that is longer than
+     * the test servers' longest backoff (1.2 s) and than a mail taken back from a dead claimer needs to be sent again,
+     * so that a late copy would have arrived.
+     *
+     * @param arrivals how many messages the SMTP server has received so far
      */
-    static void awaitQuiet(Duration quiet) {
-        long[] seen = {SMTP.received().size(), System.nanoTime()};
+    static void awaitQuiet(java.util.function.IntSupplier arrivals, Duration quiet) {
+        long[] seen = {arrivals.getAsInt(), System.nanoTime()};
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250)).until(() -> {
-            long now = SMTP.received().size();
+            long now = arrivals.getAsInt();
             if (now != seen[0]) {
                 seen[0] = now;
                 seen[1] = System.nanoTime();

@@ -164,6 +164,21 @@ final class ScriptedSmtpServer implements AutoCloseable {
         holdLeft.set(count);
     }
 
+    /**
+     * Holds the next {@code count} ends of DATA ({@link #holdNext(int)}) and returns once one of them is held, so that
+     * a fault struck on return finds a send in flight.
+     *
+     * @return how many Message-IDs were held before this call: {@link #held()} from that index on are this call's
+     * @throws org.awaitility.core.ConditionTimeoutException when no send reaches its end of DATA within 10 s
+     */
+    int holdUntilInFlight(int count) {
+        int before = held.size();
+        holdNext(count);
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
+                .pollInterval(java.time.Duration.ofMillis(5)).until(() -> holding.get() > 0);
+        return before;
+    }
+
     /** Answers every held end of DATA (over connections that may be gone by then) and holds no more. */
     void releaseHeld() {
         holdLeft.set(0);

@@ -254,10 +254,7 @@ public final class QueueDatabase implements AutoCloseable, BeforeAllCallback, Af
      * @return the number
      */
     public long number(String sql, Object... params) {
-        try (Connection c = connect(); PreparedStatement s = c.prepareStatement(sql)) {
-            for (int i = 0; i < params.length; i++) {
-                s.setObject(i + 1, params[i]);
-            }
+        try (Connection c = connect(); PreparedStatement s = bound(c, sql, params)) {
             try (ResultSet r = s.executeQuery()) {
                 r.next();
                 return r.getLong(1);
@@ -273,10 +270,7 @@ public final class QueueDatabase implements AutoCloseable, BeforeAllCallback, Af
      * @return the text, or null
      */
     public String text(String sql, Object... params) {
-        try (Connection c = connect(); PreparedStatement s = c.prepareStatement(sql)) {
-            for (int i = 0; i < params.length; i++) {
-                s.setObject(i + 1, params[i]);
-            }
+        try (Connection c = connect(); PreparedStatement s = bound(c, sql, params)) {
             try (ResultSet r = s.executeQuery()) {
                 return r.next() ? r.getString(1) : null;
             }
@@ -285,12 +279,23 @@ public final class QueueDatabase implements AutoCloseable, BeforeAllCallback, Af
         }
     }
 
-    /** @param sql an update to run alone, e.g. to set up a state */
-    public int update(String sql, Object... params) {
-        try (Connection c = connect(); PreparedStatement s = c.prepareStatement(sql)) {
+    /** @return {@code sql} prepared on {@code c} with {@code params} bound in order, by {@code setObject} */
+    private static PreparedStatement bound(Connection c, String sql, Object... params) throws SQLException {
+        PreparedStatement s = c.prepareStatement(sql);
+        try {
             for (int i = 0; i < params.length; i++) {
                 s.setObject(i + 1, params[i]);
             }
+            return s;
+        } catch (SQLException e) {
+            s.close();
+            throw e;
+        }
+    }
+
+    /** @param sql an update to run alone, e.g. to set up a state */
+    public int update(String sql, Object... params) {
+        try (Connection c = connect(); PreparedStatement s = bound(c, sql, params)) {
             return s.executeUpdate();
         } catch (SQLException e) {
             throw new IllegalStateException(sql, e);
@@ -363,10 +368,7 @@ public final class QueueDatabase implements AutoCloseable, BeforeAllCallback, Af
      * @return every row, its columns as text joined by {@code /} (null as {@code null}), in the query's order
      */
     public java.util.List<String> rows(String sql, Object... params) {
-        try (Connection c = connect(); PreparedStatement s = c.prepareStatement(sql)) {
-            for (int i = 0; i < params.length; i++) {
-                s.setObject(i + 1, params[i]);
-            }
+        try (Connection c = connect(); PreparedStatement s = bound(c, sql, params)) {
             java.util.List<String> rows = new java.util.ArrayList<>();
             try (ResultSet r = s.executeQuery()) {
                 int columns = r.getMetaData().getColumnCount();

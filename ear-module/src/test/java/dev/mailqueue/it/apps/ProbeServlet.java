@@ -44,8 +44,6 @@ import java.util.Set;
  *   <li>{@code GET ?op=sending&from=&to=}: mails being sent (held by a claimer) with ids in [from, to]</li>
  *   <li>{@code POST ?op=unfinished-ids} with the ids comma-separated as the body: how many of those mails are
  *       not finished (still in MAIL_QUEUE)</li>
- *   <li>{@code GET ?op=unfinished&subject=}: mails whose subject starts with that text and that are not finished
- *       (queued, due later or being sent: still in MAIL_QUEUE)</li>
  *   <li>{@code GET ?op=attempts&from=&to=}: one line per row of the attempt log (the outcomes an attempt log
  *       shows: attempts and reports, not status changes): mailId,leaseOwner,startedMs,finishedMs,outcome</li>
  *   <li>{@code GET ?op=digest[&exclude=id,id,...]}: one line per queue table, {@code TABLE rows sha256},
@@ -91,7 +89,6 @@ public class ProbeServlet extends HttpServlet {
                 case "executions" -> executions(request.getParameter("job"), out);
                 case "sending" -> out.print(single(c, "SELECT COUNT(*) FROM MAIL_QUEUE WHERE CLAIMER IS NOT NULL"
                         + " AND MAIL_ID BETWEEN " + id(request, "from") + " AND " + id(request, "to")));
-                case "unfinished" -> out.print(unfinished(c, request.getParameter("subject")));
                 case "attempts" -> attempts(c, id(request, "from"), id(request, "to"), out);
                 case "rate" -> rate(c, request.getParameter("account"), out);
                 case "digest" -> digest(c, request.getParameter("exclude"), out);
@@ -409,17 +406,6 @@ public class ProbeServlet extends HttpServlet {
                     .collect(java.util.stream.Collectors.joining(",")) + ")");
         }
         return count;
-    }
-
-    private static long unfinished(Connection c, String subjectPrefix) throws SQLException {
-        try (PreparedStatement s = c.prepareStatement("SELECT COUNT(*) FROM MAIL_QUEUE q JOIN MAIL_MESSAGE m"
-                + " ON m.ID = q.MAIL_ID WHERE m.SUBJECT LIKE ?")) {
-            s.setString(1, subjectPrefix.replace("%", "").replace("_", "") + "%");
-            try (ResultSet r = s.executeQuery()) {
-                r.next();
-                return r.getLong(1);
-            }
-        }
     }
 
     private static long single(Connection c, String sql) throws SQLException {
