@@ -280,6 +280,7 @@ for entry in "${plan[@]}"; do
 done
 say "no more faults; waiting for the load to finish"
 wait "$load_pid" || die "the load failed: $(tail -3 "$out/load.log")"
+load_done=$(date +%s)
 load_pid=""
 tail -1 "$out/load.log" | tee -a "$out/events.log"
 
@@ -291,7 +292,7 @@ for ((i = 0; i < DRAIN_TIMEOUT_S; i += 2)); do
     sleep 2
 done
 empty_at=$(date +%s)
-say "queue empty ${left} left; $(( empty_at - last_fault_end )) s after the last fault ended"
+say "queue empty (${left} left) $(( empty_at - last_fault_end )) s after the last fault ended, $(( empty_at - load_done )) s after the load's last mail"
 for ((i = 0; i < 300; i++)); do
     [[ -z $(postqueue -j 2>/dev/null | head -1) ]] && break
     sleep 1
@@ -305,7 +306,7 @@ sql "COPY (SELECT m.id, m.message_id, s.status,
 cp /var/log/postfix-chaos.log "$out/postfix-chaos.log"
 {
     echo "chaos soak $stamp, seed $SEED, $MAILS mails over $MINUTES min, $(cat "$out/commit.txt")"
-    echo "accepted $accepted; queue empty $(( empty_at - last_fault_end )) s after the last fault (left: $left)"
+    echo "accepted $accepted; queue empty $(( empty_at - last_fault_end )) s after the last fault ended and $(( empty_at - load_done )) s after the load's last mail (left: $left)"
     echo "faults (s after the load started):"
     sed 's/^/  /' "$out/faults.tsv"
     python3 "$here/chaos/chaos.py" tally --postfix-log "$out/postfix-chaos.log" --mails "$out/mails.tsv" \
