@@ -24,7 +24,6 @@ import base64
 import collections
 import http.client
 import json
-import os
 import queue
 import random
 import re
@@ -328,7 +327,9 @@ def tally_main(args):
                          ("duplicate, not flagged", [m for m in duplicates if m not in flagged])):
         for m in items[:20]:
             print("  %s: %s %s" % (label, m, mails.get(m, "")))
-    json.dump(result, open(args.json, "w"), indent=1) if args.json else None
+    if args.json:
+        with open(args.json, "w") as out:
+            json.dump(result, out, indent=1)
     return 0
 
 
