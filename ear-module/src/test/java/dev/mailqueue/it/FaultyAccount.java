@@ -48,7 +48,7 @@ final class FaultyAccount {
      * Enqueues mails for the {@code faulty} account on the second server, in batches of 500, each to its
      * own recipient {@code <who><i>@<domain>}.
      *
-     * @param mails  how many, a multiple of 500
+     * @param mails  how many, 1 or more
      * @param from   the sender's local part (at sender.example)
      * @param who    the recipients' local part before their number
      * @param domain the recipients' domain
@@ -58,7 +58,7 @@ final class FaultyAccount {
         List<EnqueueReceipt> receipts = new ArrayList<>(mails);
         for (int first = 0; first < mails; first += 500) {
             List<String> batch = new ArrayList<>();
-            for (int i = first; i < first + 500; i++) {
+            for (int i = first; i < Math.min(first + 500, mails); i++) {
                 batch.add(QueueApi.toJson(new MailRequest().from(from + "@sender.example").to(who + i + "@" + domain)
                         .subject(from + " " + i).text("mail " + i).account("faulty")));
             }

@@ -42,8 +42,9 @@ import static org.awaitility.Awaitility.await;
  * an envelope given in the query overrides the header fields, and a message without Message-ID and Date gets
  * them; a message the queue cannot send as it is is refused with problem details naming what is wrong, and
  * nothing is queued. Database-neutral: what it checks is parsing, the envelope and the bytes on the wire; the raw
- * column's round trip (every byte value, read back equal) is checked on each database by the store test
- * {@code ContentWrittenOnceTest}, and the WildFly run repeats this test on PostgreSQL.
+ * column's round trip (every byte value, read back equal, and a 400 KB message read as the send reads it) is checked
+ * on each database by the store test {@code ContentWrittenOnceTest}, and the WildFly run repeats this test on
+ * PostgreSQL.
  */
 @Tag(QueueServerIT.DATABASE_NEUTRAL)
 class RawMimeIT extends QueueServerIT {

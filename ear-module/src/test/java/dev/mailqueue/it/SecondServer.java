@@ -31,6 +31,7 @@ final class SecondServer implements AutoCloseable {
 
     static final String NAME = QueueServerIT.SERVER_NAME + "2";
     static final String BASE = "http://localhost:" + System.getProperty("it.second.http.port", "9182");
+    static final String HTTPS_BASE = "https://localhost:" + System.getProperty("it.second.https.port", "9544");
 
     /** What {@link #prepare} keeps of the last run, relative to the server directory. */
     private static final List<String> KEPT = List.of("workarea", "resources/security");

@@ -24,6 +24,7 @@ public class QueueSettings {
     private long recordWaitMillis;
     private long commitDelayMicros;
     private boolean wakeUp;
+    private boolean rateCaps;
     private long coolDownMillis;
     private RetryPolicy retryPolicy;
     private long maxLifetimeMillis;
@@ -70,6 +71,7 @@ public class QueueSettings {
         recordWaitMillis = r.whole("mailqueue.dispatch.record-wait.ms", 100, 600_000);
         commitDelayMicros = r.whole("mailqueue.dispatch.commit-delay.us", 0, 100_000);
         wakeUp = r.bool("mailqueue.dispatch.wake-up");
+        rateCaps = r.bool("mailqueue.dispatch.rate-caps");
         coolDownMillis = r.whole("mailqueue.smtp.cool-down.ms", 100, Long.MAX_VALUE);
         long backoffMin = r.whole("mailqueue.delivery.backoff.min.ms", 0, Long.MAX_VALUE);
         long backoffMax = r.whole("mailqueue.delivery.backoff.max.ms", backoffMin, Long.MAX_VALUE);
@@ -233,6 +235,16 @@ public class QueueSettings {
      */
     public boolean wakeUp() {
         return wakeUp;
+    }
+
+    /**
+     * @return whether each claim first reads the free send slots of every rate-limited account (one query per such
+     *         account and claim) and takes no more of an account's mail than it may send now
+     *         ({@code mailqueue.dispatch.rate-caps}); without it a claim takes their mail uncapped, and what the
+     *         limit refuses at send is handed back and claimed again when a slot should be free
+     */
+    public boolean rateCaps() {
+        return rateCaps;
     }
 
     /** @return whether this server runs the retention job ({@code mailqueue.retention.enabled}) */

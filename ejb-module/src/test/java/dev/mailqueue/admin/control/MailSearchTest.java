@@ -116,6 +116,19 @@ class MailSearchTest {
         assertThat(sent.getAttemptsRemaining()).as("out of the queue").isNull();
     }
 
+    /**
+     * The last page the admin API lets a caller ask for (page 4,294,967 of 500: an offset of 2,147,483,500, just under
+     * 2^31) is an empty page with the full count on every database: each gets its own LIMIT/OFFSET form from
+     * EclipseLink (AdminInputIT asks for it over HTTP, on Derby only).
+     */
+    @Test
+    void aPageFarBeyondTheLastIsEmptyAndStillCountsAll() {
+        MailPage far = search(new MailFilter(), 4_294_967, 500, null);
+
+        assertThat(far.getMails()).isEmpty();
+        assertThat(far.getTotal()).isEqualTo(7);
+    }
+
     @Test
     void criteriaOnTheStateSelectByTheStatusAndTheErrorOfTheView() {
         assertThat(ids(search(new MailFilter().withStatuses(MailStatus.QUEUED), 0, 50, null)))

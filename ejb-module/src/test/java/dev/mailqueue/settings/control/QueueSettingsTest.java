@@ -55,6 +55,8 @@ public class QueueSettingsTest {
         assertThat(cut.instance()).isEqualTo("mailqueue");
         assertThat(cut.wakeUp()).isTrue();
         assertThat(defaults("mailqueue.dispatch.wake-up", "false").wakeUp()).isFalse();
+        assertThat(cut.rateCaps()).isTrue();
+        assertThat(defaults("mailqueue.dispatch.rate-caps", "false").rateCaps()).isFalse();
     }
 
     @Test
