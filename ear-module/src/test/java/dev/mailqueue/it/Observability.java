@@ -36,8 +36,15 @@ final class Observability {
 
     /** @return the application's metrics in Prometheus text format, as the server's operator reads them */
     static HttpResponse<String> metrics() {
-        return WILDFLY ? QueueApi.getAs(null, WILDFLY_MANAGEMENT, "/metrics")
-                : QueueApi.getAs(TestUser.ADMIN, QueueApi.HTTPS_BASE, "/metrics?scope=application");
+        return WILDFLY ? QueueApi.getAs(null, WILDFLY_MANAGEMENT, "/metrics") : libertyMetrics(QueueApi.HTTPS_BASE);
+    }
+
+    /**
+     * @param httpsBase a Liberty test server's HTTPS address, e.g. {@link SecondServer#HTTPS_BASE}
+     * @return its application's metrics in Prometheus text format, read by a mail-admin
+     */
+    static HttpResponse<String> libertyMetrics(String httpsBase) {
+        return QueueApi.getAs(TestUser.ADMIN, httpsBase, "/metrics?scope=application");
     }
 
     /** Prints the queue's samples ({@code mailqueue_*}) of {@link #metrics()}, for whoever compares the servers. */

@@ -72,7 +72,7 @@ class ThrottledClaimIT extends QueueServerIT {
                 <variable name="mailqueue.dispatch.rate-caps" value="false"/>
                 """.formatted(PER_WINDOW, WINDOW.toMillis()))) {
             Drain drain = drain("faulty",
-                    () -> QueueApi.getAs(TestUser.ADMIN, SecondServer.HTTPS_BASE, "/metrics?scope=application"),
+                    () -> Observability.libertyMetrics(SecondServer.HTTPS_BASE),
                     () -> FaultyAccount.enqueue(BACKLOG, "uncapped", "reader", "uncapped.example"), null);
 
             assertThat(drain.finished()).as("mails finished while the test ran").isGreaterThanOrEqualTo(BACKLOG);
