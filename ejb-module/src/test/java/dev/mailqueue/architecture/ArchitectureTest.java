@@ -48,7 +48,7 @@ class ArchitectureTest {
 
     /** The tables whose rows say where a mail is in its lifecycle; only the store writes them. */
     static final List<String> STATE_TABLES = List.of("MAIL_QUEUE", "MAIL_CLAIMER", "MAIL_ATTEMPT", "MAIL_RECIPIENT",
-            "MAIL_MESSAGE");
+            "MAIL_MESSAGE", "MAIL_STATUS_COUNT");
 
     /** The webhook publisher's stores: tables EVENT_CURSOR, WEBHOOK_DELIVERY, WEBHOOK_ENDPOINT, WORK_LEASE. */
     static final List<String> WEBHOOK_STORES = List.of("dev.mailqueue.webhook.control.EventCursorStore",

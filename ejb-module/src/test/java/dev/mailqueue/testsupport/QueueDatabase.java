@@ -388,7 +388,7 @@ public final class QueueDatabase implements AutoCloseable, BeforeAllCallback, Af
 
     /**
      * Deletes every mail (and with it attempts, recipients and parts), the rate state, reports, suppressions
-     * and pauses.
+     * and pauses; the counts per status go back to 0.
      */
     public void clean() {
         try (Connection c = connect(); Statement s = c.createStatement()) {
@@ -406,6 +406,7 @@ public final class QueueDatabase implements AutoCloseable, BeforeAllCallback, Af
             s.executeUpdate("DELETE FROM DISPATCH_PAUSE");
             s.executeUpdate("DELETE FROM CAMPAIGN_PAUSE");
             s.executeUpdate("DELETE FROM MAIL_TEMPLATE");
+            s.executeUpdate("UPDATE MAIL_STATUS_COUNT SET MAILS = 0");
         } catch (SQLException e) {
             throw new IllegalStateException(e);
         }

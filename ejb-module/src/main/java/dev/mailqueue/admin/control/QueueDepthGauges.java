@@ -15,7 +15,7 @@ import java.util.Map;
 /**
  * Gauge {@code mailqueue.queue.depth} with tag {@code status}: mails per status in the queue database
  * (all servers' mails, as the tables hold them). One reading ({@link StatisticsReader#countsByStatus}: a count of
- * the queue's rows and one GROUP BY over the log's status rows) serves all statuses and is repeated at most once per
+ * the queue's rows and a sum of the 96 rows of kept counts, whatever the size of the history) serves all statuses and is repeated at most once per
  * {@value #MAX_AGE_MS} ms, however often the metrics are scraped.
  */
 @ApplicationScoped

@@ -106,9 +106,9 @@ final class AttemptLog {
             + " ENHANCED_STATUS, REPLY_TEXT, UPDATED_AT) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
 
     /**
-     * Inserts {@code rows} in order: those without per-recipient results in one batch (one multi-row statement on
-     * PostgreSQL), those with results each with its id first, then their results. Per-recipient results are
-     * de-duplicated by lower-case address, the first kept.
+     * Inserts {@code rows} ({@link #insert(Connection, DatabaseKind, List, StatusCounts.Change)}) and then adds the
+     * statuses they set to the counts ({@link StatusCounts}): for a caller whose only count change is what its rows
+     * set, and whose last write this is.
      *
      * @param c    the transaction's connection
      * @param d    the database
@@ -118,6 +118,32 @@ final class AttemptLog {
     static void insert(Connection c, DatabaseKind d, List<Row> rows) throws SQLException {
         if (rows.isEmpty()) {
             return;
+        }
+        StatusCounts.Change counts = new StatusCounts.Change();
+        insert(c, d, rows, counts);
+        counts.apply(c, d);
+    }
+
+    /**
+     * Inserts {@code rows} in order: those without per-recipient results in one batch (one multi-row statement on
+     * PostgreSQL), those with results each with its id first, then their results. Per-recipient results are
+     * de-duplicated by lower-case address, the first kept. Each row that sets a counted status
+     * ({@link StatusCounts#COUNTED}) is added to {@code counts}, which the caller applies as its last write.
+     *
+     * @param c      the transaction's connection
+     * @param d      the database
+     * @param rows   the rows, in the order they happened; nothing is written for none
+     * @param counts the transaction's changes to the counts, which this adds to
+     * @throws SQLException when the database refuses
+     */
+    static void insert(Connection c, DatabaseKind d, List<Row> rows, StatusCounts.Change counts) throws SQLException {
+        if (rows.isEmpty()) {
+            return;
+        }
+        for (Row row : rows) {
+            if (row.mailStatus() != null) {
+                counts.arrived(row.mailStatus());
+            }
         }
         holdEventClock(c, d);
         List<Row> plain = new ArrayList<>(rows.size());

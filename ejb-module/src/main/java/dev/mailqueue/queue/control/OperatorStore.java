@@ -67,11 +67,14 @@ public class OperatorStore {
         try (Connection c = tables.connect()) {
             DatabaseKind d = tables.kind(c);
             int changed = 0;
+            StatusCounts.Change counts = new StatusCounts.Change();
             for (List<Long> chunk : chunks(ids)) {
                 List<Long> requeued = new ArrayList<>();
+                lock(c, chunk);
                 StateReads.statuses(c, chunk).forEach((id, status) -> {
                     if (MailLifecycle.REQUEUEABLE.contains(status)) {
                         requeued.add(id);
+                        counts.left(status);
                     }
                 });
                 if (requeued.isEmpty()) {
@@ -101,9 +104,10 @@ public class OperatorStore {
                     log.add(AttemptLog.Row.change(id, now, server, actor, AttemptOutcome.REQUEUED, MailStatus.QUEUED,
                             null, "requeued with " + attempts + " attempts").withResults(again));
                 }
-                AttemptLog.insert(c, d, log);
+                AttemptLog.insert(c, d, log, counts);
                 changed += requeued.size();
             }
+            counts.apply(c, d);
             return changed;
         } catch (SQLException e) {
             throw new StoreException("could not requeue " + ids.size() + " mails", e);
@@ -130,12 +134,17 @@ public class OperatorStore {
         try (Connection c = tables.connect()) {
             DatabaseKind d = tables.kind(c);
             int changed = 0;
+            StatusCounts.Change counts = new StatusCounts.Change();
             for (List<Long> chunk : chunks(ids)) {
                 List<Long> queued = new ArrayList<>();
                 List<Long> cancelled = new ArrayList<>();
+                if (from.stream().anyMatch(StatusCounts.COUNTED::contains)) {
+                    lock(c, chunk);
+                }
                 StateReads.statuses(c, chunk).forEach((id, status) -> {
                     if (from.contains(status) && MailLifecycle.allows(status, MailStatus.CANCELLED)) {
                         (status == MailStatus.QUEUED ? queued : cancelled).add(id);
+                        counts.left(status);
                     }
                 });
                 if (!queued.isEmpty()) {
@@ -152,12 +161,29 @@ public class OperatorStore {
                     log.add(AttemptLog.Row.change(id, now, server, actor, AttemptOutcome.CANCELLED, MailStatus.CANCELLED,
                             EventType.CANCELLED, "cancelled by " + actor));
                 }
-                AttemptLog.insert(c, d, log);
+                AttemptLog.insert(c, d, log, counts);
                 changed += cancelled.size();
             }
+            counts.apply(c, d);
             return changed;
         } catch (SQLException e) {
             throw new StoreException("could not cancel " + ids.size() + " mails", e);
+        }
+    }
+
+    /**
+     * Takes the row locks of {@code chunk}'s mails (MAIL_MESSAGE), held until the transaction ends, before their
+     * statuses are read: two operators' changes of one finished mail (a requeue and a cancel of a held mail, two
+     * cancels) then follow one another, the second reading what the first wrote, so that the mail gets one new
+     * status and the counts ({@link StatusCounts}) count it once. A write of a column to itself, since Derby has
+     * no {@code SELECT ... FOR UPDATE} that holds its locks under read committed; nothing the content digest reads
+     * changes.
+     */
+    private static void lock(Connection c, List<Long> chunk) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("UPDATE MAIL_MESSAGE SET COPY_OF = COPY_OF WHERE ID IN ("
+                + marks(chunk.size()) + ")")) {
+            bindIds(s, 1, chunk);
+            s.executeUpdate();
         }
     }
 
@@ -225,6 +251,7 @@ public class OperatorStore {
         }
         try (Connection c = tables.connect()) {
             int deleted = 0;
+            StatusCounts.Change counts = new StatusCounts.Change();
             for (List<Long> chunk : chunks(ids)) {
                 passOnFiles(c, chunk);
                 try (PreparedStatement s = c.prepareStatement("DELETE FROM MAIL_MESSAGE WHERE " + guard.sql(chunk.size())
@@ -232,6 +259,7 @@ public class OperatorStore {
                     bindIds(s, guard.bind(s, chunk) + 1, chunk);
                     deleted += s.executeUpdate();
                 }
+                counts.deleted(c, chunk); // by their log, before it goes
                 // The log and the webhook deliveries of a deleted mail go with it (no foreign key: the log's was
                 // dropped in V14, since checking it locked the mail's row at every dispatch; a delivery of an
                 // unsubscribe belongs to no mail). A mail the guard kept still exists and keeps both.
@@ -244,6 +272,7 @@ public class OperatorStore {
                     }
                 }
             }
+            counts.apply(c, tables.kind(c));
             return deleted;
         } catch (SQLException e) {
             throw new StoreException("could not delete " + ids.size() + what + " mails", e);
