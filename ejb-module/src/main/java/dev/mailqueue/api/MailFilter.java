@@ -169,7 +169,12 @@ public class MailFilter implements Serializable {
 
     /** @return true when no criterion is set, so the filter matches every mail */
     public boolean isEmpty() {
-        return ids.isEmpty() && statuses.isEmpty() && recipient == null && sender == null && enqueuedBy == null
+        return statuses.isEmpty() && onlyStatuses();
+    }
+
+    /** @return true when no criterion but the statuses is set (and those may be none); not a bean property */
+    public boolean onlyStatuses() {
+        return ids.isEmpty() && recipient == null && sender == null && enqueuedBy == null
                 && campaign == null && tag == null && reference == null
                 && createdFrom == null && createdTo == null && errorText == null && bounced == null
                 && subject == null && account == null;

@@ -110,9 +110,24 @@ public final class MailSearch {
                 .setFirstResult(Math.multiplyExact(page, size)).setMaxResults(size)
                 .getResultStream().map(MailViews::summary).toList();
 
+        return new MailPage(mails, total(em, filter), page, size);
+    }
+
+    /**
+     * @return how many mails the filter matches: for no criterion or statuses alone, the sum of those statuses'
+     *         counts ({@link StatisticsReader#countsByStatus}, the same at any size of history); else a count of the
+     *         matching rows
+     */
+    static long total(EntityManager em, MailFilter filter) {
+        if (filter.onlyStatuses()) {
+            Map<MailStatus, Long> counts = StatisticsReader.countsByStatus(em);
+            return (filter.getStatuses().isEmpty() ? counts.keySet() : Set.copyOf(filter.getStatuses())).stream()
+                    .mapToLong(counts::get).sum();
+        }
+        CriteriaBuilder cb = em.getCriteriaBuilder();
         CriteriaQuery<Long> count = cb.createQuery(Long.class);
         MailCriteria.Roots counted = new MailCriteria.Roots(count);
         count.select(cb.count(counted.mail())).where(MailCriteria.of(cb, counted, filter, null));
-        return new MailPage(mails, em.createQuery(count).getSingleResult(), page, size);
+        return em.createQuery(count).getSingleResult();
     }
 }

@@ -129,6 +129,24 @@ class MailSearchTest {
         assertThat(far.getTotal()).isEqualTo(7);
     }
 
+    /**
+     * With no criterion but statuses, the total is the sum of the counts the stores keep (the same cost at any size of
+     * history); it is the number of mails the view MAIL_STATE gives those statuses. With any other criterion it
+     * counts the matching rows.
+     */
+    @Test
+    void aTotalOfStatusesAloneIsWhatTheViewCountsAndOtherCriteriaCountRows() {
+        for (MailStatus status : MailStatus.values()) {
+            assertThat(search(new MailFilter().withStatuses(status), 0, 1, null).getTotal()).as(status.name())
+                    .isEqualTo(db.number("SELECT COUNT(*) FROM MAIL_STATE WHERE STATUS = ?", status.name()));
+        }
+        assertThat(search(new MailFilter().withStatuses(MailStatus.QUEUED, MailStatus.SENDING, MailStatus.SENT), 0, 1,
+                null).getTotal()).isEqualTo(6);
+        assertThat(search(new MailFilter().withErrorText("try later"), 0, 1, null).getTotal()).isEqualTo(1);
+        assertThat(search(new MailFilter().withStatuses(MailStatus.SENT).withErrorText("no such"), 0, 1, null)
+                .getTotal()).isZero();
+    }
+
     @Test
     void criteriaOnTheStateSelectByTheStatusAndTheErrorOfTheView() {
         assertThat(ids(search(new MailFilter().withStatuses(MailStatus.QUEUED), 0, 50, null)))
