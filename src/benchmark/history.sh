@@ -12,14 +12,14 @@
 # Output: src/benchmark/target/history-<time>/. The filled rows stay until the next run of this script or of run.sh
 # (both empty the tables first); KEEP=0 empties them at the end.
 #
-# Knobs (environment, defaults in brackets): QUEUED [1000000], MAILS [20000], WARMUP [5000], READS [200],
+# Knobs (environment, defaults in brackets): QUEUED [1000000], MAILS [20000], WARMUP [20000], READS [200],
 # SLOW_READS [5; the search by recipient, which reads every mail], CHUNK [500000 mails a fill transaction], KEEP [1].
 set -euo pipefail
 
 FINISHED=${1:-10000000}
 QUEUED=${QUEUED:-1000000}
 MAILS=${MAILS:-20000}
-WARMUP=${WARMUP:-5000}
+WARMUP=${WARMUP:-20000}
 READS=${READS:-200}
 SLOW_READS=${SLOW_READS:-5}
 CHUNK=${CHUNK:-500000}

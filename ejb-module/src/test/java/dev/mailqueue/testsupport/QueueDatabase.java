@@ -387,6 +387,17 @@ public final class QueueDatabase implements AutoCloseable, BeforeAllCallback, Af
     }
 
     /**
+     * @return the counts per status the stores keep (V17), read as the statistics read them
+     */
+    public java.util.Map<dev.mailqueue.api.MailStatus, Long> keptCounts() {
+        try (Connection c = connect()) {
+            return dev.mailqueue.queue.control.StatusCounts.read(c);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
      * Deletes every mail (and with it attempts, recipients and parts), the rate state, reports, suppressions
      * and pauses; the counts per status go back to 0.
      */

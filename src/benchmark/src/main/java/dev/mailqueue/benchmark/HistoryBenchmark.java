@@ -196,15 +196,32 @@ public final class HistoryBenchmark {
         long run() throws Exception;
     }
 
+    /**
+     * Times {@code samples} calls after up to {@value #UNMEASURED} unmeasured ones. A call answered with an error (e.g.
+     * a search that outlived the server's transaction timeout) is counted as failed and left out of the times.
+     */
     private void read(String name, int samples, Call call) throws Exception {
         for (int i = 0; i < Math.min(UNMEASURED, samples); i++) {
-            call.run();
+            try {
+                call.run();
+            } catch (IOException e) {
+                log("%s (unmeasured): %s", name, e.getMessage());
+            }
         }
         long[] nanos = new long[samples];
+        int answered = 0;
         for (int i = 0; i < samples; i++) {
-            nanos[i] = call.run();
+            try {
+                nanos[answered] = call.run();
+                answered++;
+            } catch (IOException e) {
+                log("%s: %s", name, e.getMessage());
+            }
         }
-        report(name, nanos);
+        if (answered < samples) {
+            put(name + "_failed", samples - answered);
+        }
+        report(name, Arrays.copyOf(nanos, answered));
     }
 
     private void scrapes() throws Exception {
