@@ -236,6 +236,10 @@ public class ProbeServlet extends HttpServlet {
                 changed += updated;
                 update(c, "UPDATE MAIL_ATTEMPT SET STARTED_AT = ?, FINISHED_AT = ? WHERE MAIL_ID = ?", then, then, id);
                 update(c, "DELETE FROM MAIL_QUEUE WHERE MAIL_ID = ?", id);
+                if (!status.equals(was)) { // the counts per status (V17), as the stores keep them
+                    count(c, was, -1);
+                    count(c, status, 1);
+                }
                 switch (status) {
                     case "QUEUED" -> queueRow(c, id, then, Timestamp.valueOf(now.plusDays(365)), 0, null);
                     case "SENDING" -> {
@@ -303,6 +307,17 @@ public class ProbeServlet extends HttpServlet {
      * Writes one row of a mail's log as the stores do: its id from the log's sequence, in commit order where the
      * database has no transaction ids (the event clock's row lock first, held to the commit). It publishes no event.
      */
+    /**
+     * Adds {@code delta} to the kept count of {@code status} (MAIL_STATUS_COUNT, bucket 0), as the stores do for each
+     * status they set or take a mail out of; nothing for a live status (QUEUED, SENDING) or none, which are counted
+     * from MAIL_QUEUE.
+     */
+    private static void count(Connection c, String status, int delta) throws SQLException {
+        if (status != null && !status.equals("QUEUED") && !status.equals("SENDING")) {
+            update(c, "UPDATE MAIL_STATUS_COUNT SET MAILS = MAILS + ? WHERE STATUS = ? AND BUCKET = 0", delta, status);
+        }
+    }
+
     private static void log(Connection c, long mailId, Timestamp at, String outcome, Integer code, String error,
                             String mailStatus) throws SQLException {
         String product = c.getMetaData().getDatabaseProductName().toLowerCase(java.util.Locale.ROOT);
@@ -382,6 +397,7 @@ public class ProbeServlet extends HttpServlet {
             int changed = update(c, "DELETE FROM MAIL_QUEUE WHERE MAIL_ID = ? AND CLAIMER IS NULL", id);
             if (changed == 1) {
                 log(c, id, now, "FAILED", code, code + " refused by the probe", "FAILED");
+                count(c, "FAILED", 1);
             }
             c.commit();
             return changed;
