@@ -70,7 +70,7 @@ public class OperatorStore {
             StatusCounts.Change counts = new StatusCounts.Change();
             for (List<Long> chunk : chunks(ids)) {
                 List<Long> requeued = new ArrayList<>();
-                lock(c, chunk);
+                lock(c, d, chunk);
                 StateReads.statuses(c, chunk).forEach((id, status) -> {
                     if (MailLifecycle.REQUEUEABLE.contains(status)) {
                         requeued.add(id);
@@ -139,7 +139,7 @@ public class OperatorStore {
                 List<Long> queued = new ArrayList<>();
                 List<Long> cancelled = new ArrayList<>();
                 if (from.stream().anyMatch(StatusCounts.COUNTED::contains)) {
-                    lock(c, chunk);
+                    lock(c, d, chunk);
                 }
                 StateReads.statuses(c, chunk).forEach((id, status) -> {
                     if (from.contains(status) && MailLifecycle.allows(status, MailStatus.CANCELLED)) {
@@ -175,15 +175,27 @@ public class OperatorStore {
      * Takes the row locks of {@code chunk}'s mails (MAIL_MESSAGE), held until the transaction ends, before their
      * statuses are read: two operators' changes of one finished mail (a requeue and a cancel of a held mail, two
      * cancels) then follow one another, the second reading what the first wrote, so that the mail gets one new
-     * status and the counts ({@link StatusCounts}) count it once. A write of a column to itself, since Derby has
-     * no {@code SELECT ... FOR UPDATE} that holds its locks under read committed; nothing the content digest reads
-     * changes.
+     * status and the counts ({@link StatusCounts}) count it once. PostgreSQL and MariaDB take them with
+     * {@code SELECT ... FOR UPDATE}, which writes nothing; Derby, whose {@code FOR UPDATE} cursor lets its locks go
+     * under read committed, with a write of a column to itself (nothing the content digest reads changes).
      */
-    private static void lock(Connection c, List<Long> chunk) throws SQLException {
-        try (PreparedStatement s = c.prepareStatement("UPDATE MAIL_MESSAGE SET COPY_OF = COPY_OF WHERE ID IN ("
-                + marks(chunk.size()) + ")")) {
+    private static void lock(Connection c, DatabaseKind d, List<Long> chunk) throws SQLException {
+        String ids = "ID IN (" + marks(chunk.size()) + ")";
+        if (d == DatabaseKind.DERBY) {
+            try (PreparedStatement s = c.prepareStatement("UPDATE MAIL_MESSAGE SET COPY_OF = COPY_OF WHERE " + ids)) {
+                bindIds(s, 1, chunk);
+                s.executeUpdate();
+            }
+            return;
+        }
+        try (PreparedStatement s = c.prepareStatement("SELECT ID FROM MAIL_MESSAGE WHERE " + ids
+                + " ORDER BY ID FOR UPDATE")) {
             bindIds(s, 1, chunk);
-            s.executeUpdate();
+            try (ResultSet r = s.executeQuery()) {
+                while (r.next()) {
+                    r.getLong(1); // each row is locked as it is read
+                }
+            }
         }
     }
 

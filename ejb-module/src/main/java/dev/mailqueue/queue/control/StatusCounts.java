@@ -145,11 +145,6 @@ public final class StatusCounts {
             return this;
         }
 
-        /** @return the change for {@code status}, negative when mails left it; 0 for a live status */
-        long of(MailStatus status) {
-            return delta[status.ordinal()];
-        }
-
         /**
          * Adds the gathered changes to one bucket picked at random, one statement per status that changed, in status
          * order, and forgets them (a second call adds nothing). Call it as the transaction's last write.
