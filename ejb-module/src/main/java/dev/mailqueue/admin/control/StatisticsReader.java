@@ -1,14 +1,15 @@
 package dev.mailqueue.admin.control;
 
 import dev.mailqueue.account.control.AccountSettings;
+import dev.mailqueue.api.MailLimits;
 import dev.mailqueue.api.MailStatus;
 import dev.mailqueue.api.QueueStatistics;
 import dev.mailqueue.queue.entity.AttemptOutcome;
 import dev.mailqueue.queue.entity.Utc;
+import dev.mailqueue.queue.control.LogHours;
 import dev.mailqueue.queue.control.StatusCounts;
 import dev.mailqueue.queue.control.SuppressionStore;
 import jakarta.persistence.EntityManager;
-import jakarta.persistence.TypedQuery;
 
 import java.sql.Timestamp;
 import java.time.Duration;
@@ -22,12 +23,17 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Reads the queue's numbers with a handful of aggregate queries, none of which loads rows: counts per
- * status (the queue's rows, and the counts kept per status for the mails out of the queue), mails sent and failed per
- * hour (one pass each over the log rows that recorded that status, a CASE per hour, on the log's status index),
- * the oldest QUEUED mail, the five most frequent errors of mails that failed, the numbers per SMTP account, and
- * the attempts left in doubt. Throughput is history: a mail that failed and was requeued since still failed in
- * its hour. The statistics endpoint, the dashboard and the queue-depth gauges all read from here.
+ * Reads the queue's numbers with a handful of aggregate queries, none of which loads rows, and none of which reads
+ * the history older than the current hour (issue 51): counts per status (the queue's rows, and the counts kept per
+ * status for the mails out of the queue), one pass over the queue's rows for the mails queued per account, the
+ * oldest QUEUED mail (one index probe per priority), and the figures of the last {@value #HOURS} clock hours from
+ * the log counted per hour ({@link LogHours}): mails sent and failed per hour, attempts that sent and failed per
+ * account, attempts in doubt, bounces, complaints. The five most frequent errors of mails that failed in those hours
+ * are read from the log rows that failed a mail (the log's status index): they cost what the failures of a day
+ * cost. Throughput is history: a mail that failed and was requeued since still failed in its hour. The statistics
+ * endpoint, the dashboard and the queue-depth gauges all read from here.
+ * <p>
+ * "The last 24 hours" are clock hours, UTC: the current hour and the 23 before it, so between 23 and 24 hours.
  */
 public final class StatisticsReader {
 
@@ -44,35 +50,67 @@ public final class StatisticsReader {
     }
 
     /**
-     * @param em  the persistence context
+     * Reads the numbers; counts the log's hours that ended and are not counted yet first ({@link LogHours#read}),
+     * which writes: call it in a transaction.
+     *
+     * @param em  the persistence context, in a transaction
      * @param now UTC now
      * @return the numbers now
+     * @throws jakarta.persistence.PersistenceException when the database fails
      */
     public static QueueStatistics read(EntityManager em, LocalDateTime now) {
+        LocalDateTime first = now.truncatedTo(ChronoUnit.HOURS).minusHours(HOURS - 1L);
+        List<LogHours.Entry> log = LogHours.read(em, first, now);
+
         QueueStatistics stats = new QueueStatistics();
         stats.setGeneratedAt(Utc.toInstant(now));
-        Map<MailStatus, Long> counts = countsByStatus(em);
+        Map<String, long[]> queue = queueByAccount(em);
+        long rows = 0;
+        long claimed = 0;
+        for (long[] n : queue.values()) {
+            rows += n[0];
+            claimed += n[1];
+        }
         Map<String, Long> byName = new LinkedHashMap<>();
-        counts.forEach((status, n) -> byName.put(status.name(), n));
+        countsByStatus(em, rows, claimed).forEach((status, n) -> byName.put(status.name(), n));
         stats.setCountsByStatus(byName);
 
-        LocalDateTime first = now.truncatedTo(ChronoUnit.HOURS).minusHours(HOURS - 1L);
-        long[] sent = perHour(em, MailStatus.SENT, first);
-        long[] failed = perHour(em, MailStatus.FAILED, first);
+        long[] sent = new long[HOURS];
+        long[] failed = new long[HOURS];
+        Map<String, long[]> byAccount = new TreeMap<>();
+        queue.forEach((account, n) -> byAccount.computeIfAbsent(account, a -> new long[3])[0] += n[0] - n[1]);
+        Map<AttemptOutcome, Long> outcomes = new EnumMap<>(AttemptOutcome.class);
+        for (LogHours.Entry e : log) {
+            int hour = (int) ChronoUnit.HOURS.between(first, e.hour());
+            if (e.mailStatus() == MailStatus.SENT) {
+                sent[hour] += e.entries();
+            } else if (e.mailStatus() == MailStatus.FAILED) {
+                failed[hour] += e.entries();
+            }
+            if (e.outcome() == AttemptOutcome.SENT || e.outcome() == AttemptOutcome.FAILED) {
+                byAccount.computeIfAbsent(name(e.account()), a -> new long[3])[e.outcome() == AttemptOutcome.SENT ? 1 : 2]
+                        += e.entries();
+            }
+            outcomes.merge(e.outcome(), e.entries(), Long::sum);
+        }
         List<QueueStatistics.Hour> hours = new ArrayList<>(HOURS);
         for (int i = 0; i < HOURS; i++) {
             hours.add(new QueueStatistics.Hour(Utc.toInstant(first.plusHours(i)), sent[i], failed[i]));
         }
         stats.setHours(hours);
+        if (byAccount.isEmpty()) {
+            byAccount.put(DEFAULT_ACCOUNT, new long[3]);
+        }
+        List<QueueStatistics.Account> accounts = new ArrayList<>();
+        byAccount.forEach((name, n) -> accounts.add(new QueueStatistics.Account(name, n[0], n[1], n[2])));
+        stats.setAccounts(accounts);
 
-        LocalDateTime oldest = time(em.createNativeQuery("SELECT MIN(CREATED_AT) FROM MAIL_QUEUE WHERE CLAIMER IS NULL")
-                .getSingleResult());
+        LocalDateTime oldest = oldestQueued(em);
         stats.setOldestQueuedSeconds(oldest == null ? null : Math.max(0, Duration.between(oldest, now).toSeconds()));
-        stats.setTopFailureReasons(topFailureReasons(em, now.minusHours(HOURS)));
-        stats.setAccounts(accounts(em, now.minusHours(HOURS)));
-        stats.setInDoubtLast24h(inDoubt(em, now.minusHours(HOURS)));
-        stats.setBouncedLast24h(attempts(em, AttemptOutcome.BOUNCED, now.minusHours(HOURS)));
-        stats.setComplainedLast24h(attempts(em, AttemptOutcome.COMPLAINED, now.minusHours(HOURS)));
+        stats.setTopFailureReasons(topFailureReasons(em, first));
+        stats.setInDoubtLast24h(outcomes.getOrDefault(AttemptOutcome.IN_DOUBT, 0L));
+        stats.setBouncedLast24h(outcomes.getOrDefault(AttemptOutcome.BOUNCED, 0L));
+        stats.setComplainedLast24h(outcomes.getOrDefault(AttemptOutcome.COMPLAINED, 0L));
         stats.setSuppressionsByReason(suppressionsByReason(em));
         return stats;
     }
@@ -85,18 +123,22 @@ public final class StatisticsReader {
      *         from the queue's rows (free or held by a claimer), the others from {@link StatusCounts#READ}
      */
     public static Map<MailStatus, Long> countsByStatus(EntityManager em) {
+        Object[] queue = (Object[]) em.createNativeQuery("SELECT COUNT(*), COUNT(CLAIMER) FROM MAIL_QUEUE")
+                .getSingleResult();
+        return countsByStatus(em, ((Number) queue[0]).longValue(), ((Number) queue[1]).longValue());
+    }
+
+    /** @return {@link #countsByStatus(EntityManager)} for a queue of {@code rows} rows, {@code claimed} of them held */
+    private static Map<MailStatus, Long> countsByStatus(EntityManager em, long rows, long claimed) {
         Map<MailStatus, Long> counts = new EnumMap<>(MailStatus.class);
         for (MailStatus status : MailStatus.values()) {
             counts.put(status, 0L);
         }
-        Object[] queue = (Object[]) em.createNativeQuery("SELECT COUNT(*), COUNT(CLAIMER) FROM MAIL_QUEUE")
-                .getSingleResult();
-        long claimed = ((Number) queue[1]).longValue();
-        counts.put(MailStatus.QUEUED, ((Number) queue[0]).longValue() - claimed);
+        counts.put(MailStatus.QUEUED, rows - claimed);
         counts.put(MailStatus.SENDING, claimed);
         @SuppressWarnings("unchecked")
-        List<Object[]> rows = em.createNativeQuery(StatusCounts.READ).getResultList();
-        for (Object[] row : rows) {
+        List<Object[]> kept = em.createNativeQuery(StatusCounts.READ).getResultList();
+        for (Object[] row : kept) {
             MailStatus status = MailStatus.valueOf((String) row[0]);
             if (StatusCounts.COUNTED.contains(status)) { // a live mail has its queue row: counted above
                 counts.put(status, ((Number) row[1]).longValue());
@@ -106,29 +148,35 @@ public final class StatisticsReader {
     }
 
     /**
-     * @return per hour from {@code first} on ({@link #HOURS} of them), how many log rows set a mail's status to
-     *         {@code status} in that hour; one query, one SUM(CASE) per hour
+     * One pass over the queue's rows: per account they are routed to (rows routed to none under the default
+     * account's name), how many rows and how many of them a claimer holds.
      */
-    private static long[] perHour(EntityManager em, MailStatus status, LocalDateTime first) {
-        StringBuilder jpql = new StringBuilder("SELECT ");
-        for (int i = 0; i < HOURS; i++) {
-            if (i > 0) {
-                jpql.append(", ");
-            }
-            jpql.append("SUM(CASE WHEN a.finishedAt >= :h").append(i).append(" AND a.finishedAt < :h").append(i + 1)
-                    .append(" THEN 1 ELSE 0 END)");
+    private static Map<String, long[]> queueByAccount(EntityManager em) {
+        Map<String, long[]> byAccount = new TreeMap<>();
+        @SuppressWarnings("unchecked")
+        List<Object[]> rows = em.createNativeQuery("SELECT SMTP_ACCOUNT, COUNT(*), COUNT(CLAIMER) FROM MAIL_QUEUE"
+                + " GROUP BY SMTP_ACCOUNT").getResultList();
+        for (Object[] row : rows) {
+            long[] n = byAccount.computeIfAbsent(name(row[0]), a -> new long[2]);
+            n[0] += ((Number) row[1]).longValue();
+            n[1] += ((Number) row[2]).longValue();
         }
-        jpql.append(" FROM MailAttempt a WHERE a.mailStatus = :status AND a.finishedAt >= :h0");
-        TypedQuery<Object[]> query = em.createQuery(jpql.toString(), Object[].class).setParameter("status", status);
-        for (int i = 0; i <= HOURS; i++) {
-            query.setParameter("h" + i, first.plusHours(i));
+        return byAccount;
+    }
+
+    /**
+     * @return when the oldest mail no claimer holds was created, or null for none: the first row of each priority
+     *         on the claim index (whose columns are CLAIMER, PRIORITY, CREATED_AT, or PRIORITY, CREATED_AT where
+     *         CLAIMER IS NULL), one probe a priority, {@link MailLimits#PRIORITY_MIN} to {@link MailLimits#PRIORITY_MAX}
+     */
+    static LocalDateTime oldestQueued(EntityManager em) {
+        StringBuilder sql = new StringBuilder("SELECT MIN(OLDEST) FROM (");
+        for (int p = MailLimits.PRIORITY_MIN; p <= MailLimits.PRIORITY_MAX; p++) {
+            sql.append(p == MailLimits.PRIORITY_MIN ? "" : " UNION ALL ")
+                    .append("SELECT MIN(CREATED_AT) AS OLDEST FROM MAIL_QUEUE WHERE CLAIMER IS NULL AND PRIORITY = ")
+                    .append(p);
         }
-        Object[] sums = query.getSingleResult();
-        long[] result = new long[HOURS];
-        for (int i = 0; i < HOURS; i++) {
-            result[i] = sums[i] == null ? 0 : ((Number) sums[i]).longValue();
-        }
-        return result;
+        return time(em.createNativeQuery(sql.append(") O").toString()).getSingleResult());
     }
 
     /** @return the most frequent errors of the log rows that failed a mail since {@code since} */
@@ -142,48 +190,6 @@ public final class StatisticsReader {
             reasons.add(new QueueStatistics.Reason((String) row[0], ((Number) row[1]).longValue()));
         }
         return reasons;
-    }
-
-    /**
-     * The numbers per SMTP account: QUEUED mails by the account they were routed to, and attempts that
-     * sent or failed in the last {@value #HOURS} hours by the account that made them (after failover).
-     * Rows from before accounts existed (no account) count for the default account.
-     */
-    static List<QueueStatistics.Account> accounts(EntityManager em, LocalDateTime since) {
-        Map<String, long[]> byAccount = new TreeMap<>();
-        @SuppressWarnings("unchecked")
-        List<Object[]> queued = em.createNativeQuery("SELECT SMTP_ACCOUNT, COUNT(*) FROM MAIL_QUEUE WHERE CLAIMER IS NULL"
-                + " GROUP BY SMTP_ACCOUNT").getResultList();
-        for (Object[] row : queued) {
-            byAccount.computeIfAbsent(name(row[0]), n -> new long[3])[0] += ((Number) row[1]).longValue();
-        }
-        for (Object[] row : em.createQuery("SELECT a.smtpAccount, a.outcome, COUNT(a) FROM MailAttempt a"
-                        + " WHERE a.finishedAt >= :since AND a.outcome IN :outcomes GROUP BY a.smtpAccount, a.outcome",
-                        Object[].class)
-                .setParameter("since", since).setParameter("outcomes", List.of(AttemptOutcome.SENT, AttemptOutcome.FAILED))
-                .getResultList()) {
-            AttemptOutcome outcome = (AttemptOutcome) row[1];
-            byAccount.computeIfAbsent(name(row[0]), n -> new long[3])[outcome == AttemptOutcome.SENT ? 1 : 2]
-                    += ((Number) row[2]).longValue();
-        }
-        if (byAccount.isEmpty()) {
-            byAccount.put(DEFAULT_ACCOUNT, new long[3]);
-        }
-        List<QueueStatistics.Account> accounts = new ArrayList<>();
-        byAccount.forEach((name, n) -> accounts.add(new QueueStatistics.Account(name, n[0], n[1], n[2])));
-        return accounts;
-    }
-
-    /** @return attempts left in doubt by a dead worker (lease expired after sending began) since {@code since} */
-    static long inDoubt(EntityManager em, LocalDateTime since) {
-        return attempts(em, AttemptOutcome.IN_DOUBT, since);
-    }
-
-    /** @return attempt-log rows with this outcome since {@code since} */
-    static long attempts(EntityManager em, AttemptOutcome outcome, LocalDateTime since) {
-        return em.createQuery("SELECT COUNT(a) FROM MailAttempt a WHERE a.outcome = :outcome AND a.finishedAt >= :since",
-                        Long.class)
-                .setParameter("outcome", outcome).setParameter("since", since).getSingleResult();
     }
 
     /** @return a TIMESTAMP a native query read (as the driver hands it out), as UTC wall-clock time; null for null */
