@@ -58,26 +58,27 @@ SELECT pg_size_pretty(pg_relation_size('mail_message')) AS message_heap,
        pg_size_pretty(pg_relation_size('mail_queue_claimer_ix')) AS claimer_ix;
 
 \echo '-- 1. The claim (LeaseStrategy on PostgreSQL: one UPDATE ... RETURNING) as JDBC sends it for a server'
-\echo '--    with one account: claimer, claim number, now, the account and the limit bound, LIMIT 100, after the'
-\echo '--    planner settings of the claim transaction (OneStatement.KEY_PLANS). Custom plan (what the first'
+\echo '--    with one account: claimer, claim number, priority (4, the default), now, the account and the limit'
+\echo '--    bound, LIMIT 100, after the planner settings of the claim transaction (OneStatement.KEY_PLANS). A claim'
+\echo '--    runs this once per priority from 9 down until it has its limit (V19). Custom plan (what the first'
 \echo '--    executions, and the plan cache here, use). Rolled back.'
-PREPARE pick(bigint, int, timestamp, varchar, int) AS
+PREPARE pick(bigint, int, int, timestamp, varchar, int) AS
 UPDATE MAIL_QUEUE SET CLAIMER = $1, CLAIM_NO = $2
-WHERE MAIL_ID = ANY (ARRAY(SELECT MAIL_ID FROM MAIL_QUEUE WHERE CLAIMER IS NULL AND DUE_AT <= $3
-                     AND (SMTP_ACCOUNT IN ($4) OR SMTP_ACCOUNT IS NULL)
-                     ORDER BY PRIORITY DESC, CREATED_AT, MAIL_ID LIMIT $5 FOR UPDATE SKIP LOCKED))
+WHERE MAIL_ID = ANY (ARRAY(SELECT MAIL_ID FROM MAIL_QUEUE WHERE CLAIMER IS NULL AND PRIORITY = $3 AND DUE_AT <= $4
+                     AND (SMTP_ACCOUNT IN ($5) OR SMTP_ACCOUNT IS NULL)
+                     ORDER BY DUE_AT, MAIL_ID LIMIT $6 FOR UPDATE SKIP LOCKED))
 RETURNING MAIL_ID;
 BEGIN;
 SET LOCAL enable_seqscan = off; SET LOCAL enable_sort = off; SET LOCAL enable_hashjoin = off;
 SET LOCAL enable_mergejoin = off; SET LOCAL jit = off;
-EXPLAIN (ANALYZE, BUFFERS, COSTS) EXECUTE pick(1, 2, :'now', 'mailqueue', 100);
+EXPLAIN (ANALYZE, BUFFERS, COSTS) EXECUTE pick(1, 2, 4, :'now', 'mailqueue', 100);
 ROLLBACK;
 \echo '--    The same with a forced generic plan (what a server-side prepared statement may settle on).'
 SET plan_cache_mode = force_generic_plan;
 BEGIN;
 SET LOCAL enable_seqscan = off; SET LOCAL enable_sort = off; SET LOCAL enable_hashjoin = off;
 SET LOCAL enable_mergejoin = off; SET LOCAL jit = off;
-EXPLAIN (ANALYZE, BUFFERS, COSTS) EXECUTE pick(1, 2, :'now', 'mailqueue', 100);
+EXPLAIN (ANALYZE, BUFFERS, COSTS) EXECUTE pick(1, 2, 4, :'now', 'mailqueue', 100);
 ROLLBACK;
 RESET plan_cache_mode;
 
@@ -90,10 +91,10 @@ EXPLAIN (ANALYZE, BUFFERS, COSTS) EXECUTE dead(:'now');
 EXPLAIN (ANALYZE, BUFFERS, COSTS) EXECUTE held(0);
 RESET plan_cache_mode;
 
-\echo '-- 3. What the timer counts every tick (ClaimStore.countClaimable: in no order on PostgreSQL), after 6'
-\echo '--    executions.'
+\echo '-- 3. What the timer counts every tick (ClaimStore.countClaimable: in no order on PostgreSQL, once per'
+\echo '--    priority like the claim; here priority 4), after 6 executions.'
 PREPARE due_ids(timestamp) AS
-SELECT MAIL_ID FROM MAIL_QUEUE WHERE CLAIMER IS NULL AND DUE_AT <= $1 LIMIT 400;
+SELECT MAIL_ID FROM MAIL_QUEUE WHERE CLAIMER IS NULL AND PRIORITY = 4 AND DUE_AT <= $1 LIMIT 400;
 EXECUTE due_ids(:'now') \g /dev/null
 EXECUTE due_ids(:'now') \g /dev/null
 EXECUTE due_ids(:'now') \g /dev/null

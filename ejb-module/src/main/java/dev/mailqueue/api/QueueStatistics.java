@@ -9,8 +9,8 @@ import java.util.Map;
 
 /**
  * The queue's numbers at one instant, as the statistics endpoint and the dashboard show them: mails
- * per status, mails sent and failed per hour over the last 24 hours, the age of the oldest queued
- * mail, the most frequent failure reasons, and the same per SMTP account.
+ * per status, mails sent and failed per hour over the last 24 hours, how long the longest-due queued
+ * mail has waited, the most frequent failure reasons, and the same per SMTP account.
  */
 public class QueueStatistics implements Serializable {
 
@@ -63,7 +63,11 @@ public class QueueStatistics implements Serializable {
         this.hours = new ArrayList<>(hours);
     }
 
-    /** @return seconds since the oldest QUEUED mail was enqueued, or null when none is queued */
+    /**
+     * @return seconds the QUEUED mail that has been due longest has waited since it became due: since it was enqueued
+     *         for mail sent at once, since its not-before time or its retry time otherwise; null when no queued mail is
+     *         due (mail scheduled for later does not count). The queue's lag: 0 to a few seconds while dispatch keeps up
+     */
     public Long getOldestQueuedSeconds() {
         return oldestQueuedSeconds;
     }

@@ -25,8 +25,8 @@ import java.util.TreeMap;
 /**
  * Reads the queue's numbers with a handful of aggregate queries, none of which loads rows, and none of which reads
  * the history older than the current hour (issue 51): counts per status (the queue's rows, and the counts kept per
- * status for the mails out of the queue), one pass over the queue's rows for the mails queued per account, the
- * oldest QUEUED mail (one index probe per priority), and the figures of the last {@value #HOURS} clock hours from
+ * status for the mails out of the queue), one pass over the queue's rows for the mails queued per account, how
+ * long the longest-due QUEUED mail has waited (one index probe per priority), and the figures of the last {@value #HOURS} clock hours from
  * the log counted per hour ({@link LogHours}): mails sent and failed per hour, attempts that sent and failed per
  * account, attempts in doubt, bounces, complaints. The five most frequent errors of mails that failed in those hours
  * are read from the log rows that failed a mail (the log's status index): they cost what the failures of a day
@@ -105,7 +105,7 @@ public final class StatisticsReader {
         byAccount.forEach((name, n) -> accounts.add(new QueueStatistics.Account(name, n[0], n[1], n[2])));
         stats.setAccounts(accounts);
 
-        LocalDateTime oldest = oldestQueued(em);
+        LocalDateTime oldest = longestDue(em, now);
         stats.setOldestQueuedSeconds(oldest == null ? null : Math.max(0, Duration.between(oldest, now).toSeconds()));
         stats.setTopFailureReasons(topFailureReasons(em, first));
         stats.setInDoubtLast24h(outcomes.getOrDefault(AttemptOutcome.IN_DOUBT, 0L));
@@ -165,18 +165,23 @@ public final class StatisticsReader {
     }
 
     /**
-     * @return when the oldest mail no claimer holds was created, or null for none: the first row of each priority
-     *         on the claim index (whose columns are CLAIMER, PRIORITY, CREATED_AT, or PRIORITY, CREATED_AT where
-     *         CLAIMER IS NULL), one probe a priority, {@link MailLimits#PRIORITY_MIN} to {@link MailLimits#PRIORITY_MAX}
+     * @return when the free QUEUED mail that has been due longest became due (its DUE_AT: its enqueue time, or its
+     *         not-before or retry time), or null when no free mail is due: the first due row of each priority on the
+     *         claim index (V19: CLAIMER, PRIORITY, DUE_AT, or PRIORITY, DUE_AT where CLAIMER IS NULL), one probe a
+     *         priority, {@link MailLimits#PRIORITY_MIN} to {@link MailLimits#PRIORITY_MAX}; mail not yet due is not read
      */
-    static LocalDateTime oldestQueued(EntityManager em) {
-        StringBuilder sql = new StringBuilder("SELECT MIN(OLDEST) FROM (");
+    static LocalDateTime longestDue(EntityManager em, LocalDateTime now) {
+        StringBuilder sql = new StringBuilder("SELECT MIN(DUE) FROM (");
         for (int p = MailLimits.PRIORITY_MIN; p <= MailLimits.PRIORITY_MAX; p++) {
             sql.append(p == MailLimits.PRIORITY_MIN ? "" : " UNION ALL ")
-                    .append("SELECT MIN(CREATED_AT) AS OLDEST FROM MAIL_QUEUE WHERE CLAIMER IS NULL AND PRIORITY = ")
-                    .append(p);
+                    .append("SELECT MIN(DUE_AT) AS DUE FROM MAIL_QUEUE WHERE CLAIMER IS NULL AND PRIORITY = ").append(p)
+                    .append(" AND DUE_AT <= ?");
         }
-        return time(em.createNativeQuery(sql.append(") O").toString()).getSingleResult());
+        var query = em.createNativeQuery(sql.append(") D").toString());
+        for (int i = 1; i <= MailLimits.PRIORITY_MAX - MailLimits.PRIORITY_MIN + 1; i++) {
+            query.setParameter(i, Timestamp.valueOf(now));
+        }
+        return time(query.getSingleResult());
     }
 
     /** @return the most frequent errors of the log rows that failed a mail since {@code since} */

@@ -1,5 +1,6 @@
 package dev.mailqueue.queue.control;
 
+import dev.mailqueue.api.MailLimits;
 import dev.mailqueue.schema.control.DatabaseKind;
 import dev.mailqueue.settings.control.InDoubtPolicy;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -92,22 +93,33 @@ public class ClaimStore {
             // table's statistics are stale (see LeaseStrategy.OneStatement#planForKeys). Elsewhere in the claim's
             // order, as OFFSET ... FETCH wants one on some databases.
             boolean anyOrder = d == DatabaseKind.POSTGRESQL;
-            int due = filter.claimsNothing() ? 0 : count(c, d.firstRows(
-                    (anyOrder ? LeaseStrategy.DUE_UNORDERED : LeaseStrategy.DUE).formatted(filter.sql()), max), now, filter);
+            // Priority by priority, as a claim picks: each count reads one range of the claim index, due rows only.
+            int due = 0;
+            for (int p = MailLimits.PRIORITY_MAX; p >= MailLimits.PRIORITY_MIN && due < max && !filter.claimsNothing();
+                 p--) {
+                due += count(c, d.firstRows((anyOrder ? LeaseStrategy.DUE_UNORDERED : LeaseStrategy.DUE)
+                        .formatted(filter.sql()), max - due), p, now, filter);
+            }
             int expired = withExpired ? count(c, d.firstRows("SELECT q.MAIL_ID FROM MAIL_QUEUE q JOIN MAIL_CLAIMER c"
-                    + " ON c.ID = q.CLAIMER WHERE c.EXPIRES_AT < ?" + (anyOrder ? "" : " ORDER BY q.MAIL_ID"), max), now,
-                    null) : 0;
+                    + " ON c.ID = q.CLAIMER WHERE c.EXPIRES_AT < ?" + (anyOrder ? "" : " ORDER BY q.MAIL_ID"), max), null,
+                    now, null) : 0;
             return due + expired;
         } catch (SQLException e) {
             throw new StoreException("could not count the mail due", e);
         }
     }
 
-    private static int count(Connection c, String sql, Instant now, AccountFilter filter) throws SQLException {
+    /** @return the rows {@code sql} returns; its {@code ?}s: the priority unless null, now, the filter's unless null */
+    private static int count(Connection c, String sql, Integer priority, Instant now, AccountFilter filter)
+            throws SQLException {
         try (PreparedStatement s = c.prepareStatement(sql)) {
-            SqlTime.set(s, 1, now);
+            int i = 1;
+            if (priority != null) {
+                s.setInt(i++, priority);
+            }
+            SqlTime.set(s, i++, now);
             if (filter != null) {
-                filter.bind(s, 2);
+                filter.bind(s, i);
             }
             int n = 0;
             try (ResultSet r = s.executeQuery()) {

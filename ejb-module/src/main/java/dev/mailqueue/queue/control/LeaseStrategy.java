@@ -1,5 +1,6 @@
 package dev.mailqueue.queue.control;
 
+import dev.mailqueue.api.MailLimits;
 import dev.mailqueue.schema.control.DatabaseKind;
 
 import java.sql.Connection;
@@ -32,11 +33,16 @@ import java.util.TreeMap;
  */
 abstract class LeaseStrategy {
 
-    /** The free due mail, in no order, e.g. to count it; {@code %s}: the account filter. {@code ?}: now. */
-    static final String DUE_UNORDERED = "SELECT MAIL_ID FROM MAIL_QUEUE WHERE CLAIMER IS NULL AND DUE_AT <= ?%s";
+    /**
+     * The free due mail of one priority, in no order, e.g. to count it; {@code %s}: the account filter. {@code ?}s:
+     * the priority, now. One range of the claim index ({@code mail_queue_claim_ix}: priority, due time), so that
+     * neither a claim nor a count reads mail not yet due (V19).
+     */
+    static final String DUE_UNORDERED = "SELECT MAIL_ID FROM MAIL_QUEUE WHERE CLAIMER IS NULL AND PRIORITY = ?"
+            + " AND DUE_AT <= ?%s";
 
-    /** The free due mail, best first: priority, then age; {@code %s}: the account filter. {@code ?}: now. */
-    static final String DUE = DUE_UNORDERED + " ORDER BY PRIORITY DESC, CREATED_AT, MAIL_ID";
+    /** The free due mail of one priority, the longest due first; as {@link #DUE_UNORDERED}. */
+    static final String DUE = DUE_UNORDERED + " ORDER BY DUE_AT, MAIL_ID";
 
     /**
      * @param kind the database
@@ -61,18 +67,40 @@ abstract class LeaseStrategy {
     }
 
     /**
-     * Takes up to {@code limit} free due mails for a claimer.
+     * Takes up to {@code limit} free due mails for a claimer: the best first, by priority (highest first), then by the
+     * time they became due (their DUE_AT: enqueue, not-before or retry time), then by id. One pick per priority, from
+     * {@link MailLimits#PRIORITY_MAX} down, until the limit is reached: each reads the due rows of its priority's range
+     * of the claim index and no others.
      *
      * @param connection the claim transaction's connection
      * @param lease      the claimer
-     * @param claimNo    which claim of the claimer this is: with the claim's order, its send order
+     * @param claimNo    which claim of the claimer this is: with the send order ({@link ClaimedMailReader#read}),
+     *                   the order its mails are sent in
      * @param now        now: due means DUE_AT &lt;= now
      * @param limit      most mails to take, 1 or more
      * @param accounts   which accounts' (and campaigns') mails to leave alone
      * @return the ids taken; empty when none are due (or all due ones are held by other claimers)
      * @throws SQLException when the database refuses, e.g. a lock timeout
      */
-    abstract List<Long> lease(Connection connection, Lease lease, int claimNo, Instant now, int limit,
+    final List<Long> lease(Connection connection, Lease lease, int claimNo, Instant now, int limit,
+                           AccountFilter accounts) throws SQLException {
+        List<Long> ids = new ArrayList<>();
+        for (int priority = MailLimits.PRIORITY_MAX; priority >= MailLimits.PRIORITY_MIN && ids.size() < limit;
+             priority--) {
+            ids.addAll(lease(connection, lease, claimNo, priority, now, limit - ids.size(), accounts));
+        }
+        return ids;
+    }
+
+    /**
+     * Takes up to {@code limit} free due mails of one priority, the longest due first ({@link #DUE}).
+     *
+     * @param priority {@link MailLimits#PRIORITY_MIN} to {@link MailLimits#PRIORITY_MAX}
+     * @return the ids taken; empty when none of this priority are due (or all are held by other claimers)
+     * @throws SQLException when the database refuses, e.g. a lock timeout
+     * @see #lease(Connection, Lease, int, Instant, int, AccountFilter)
+     */
+    abstract List<Long> lease(Connection connection, Lease lease, int claimNo, int priority, Instant now, int limit,
                               AccountFilter accounts) throws SQLException;
 
     /**
@@ -152,7 +180,7 @@ abstract class LeaseStrategy {
          * mails for a limit of 3.
          *
          * @param accounts the account filter
-         * @return the claim; {@code ?}s: claimer, claim number, now, the filter's, limit
+         * @return the claim; {@code ?}s: claimer, claim number, priority, now, the filter's, limit
          */
         static String sql(AccountFilter accounts) {
             return "UPDATE MAIL_QUEUE SET CLAIMER = ?, CLAIM_NO = ? WHERE MAIL_ID = ANY (ARRAY("
@@ -160,12 +188,13 @@ abstract class LeaseStrategy {
         }
 
         @Override
-        List<Long> lease(Connection connection, Lease lease, int claimNo, Instant now, int limit,
+        List<Long> lease(Connection connection, Lease lease, int claimNo, int priority, Instant now, int limit,
                          AccountFilter accounts) throws SQLException {
             try (PreparedStatement s = connection.prepareStatement(sql(accounts))) {
                 int i = 1;
                 s.setLong(i++, lease.claimer());
                 s.setInt(i++, claimNo);
+                s.setInt(i++, priority);
                 SqlTime.set(s, i++, now);
                 i = accounts.bind(s, i);
                 s.setInt(i, limit);
@@ -178,12 +207,13 @@ abstract class LeaseStrategy {
     static final class SkipLocked extends LeaseStrategy {
 
         @Override
-        List<Long> lease(Connection connection, Lease lease, int claimNo, Instant now, int limit,
+        List<Long> lease(Connection connection, Lease lease, int claimNo, int priority, Instant now, int limit,
                          AccountFilter accounts) throws SQLException {
             List<Long> ids;
             try (PreparedStatement pick = connection.prepareStatement(
                     DUE.formatted(accounts.sql()) + " LIMIT ? FOR UPDATE SKIP LOCKED")) {
                 int i = 1;
+                pick.setInt(i++, priority);
                 SqlTime.set(pick, i++, now);
                 i = accounts.bind(pick, i);
                 pick.setInt(i, limit);
@@ -224,14 +254,15 @@ abstract class LeaseStrategy {
         }
 
         @Override
-        List<Long> lease(Connection connection, Lease lease, int claimNo, Instant now, int limit,
+        List<Long> lease(Connection connection, Lease lease, int claimNo, int priority, Instant now, int limit,
                          AccountFilter accounts) throws SQLException {
             for (int round = 0; round < ROUNDS; round++) {
                 List<Long> candidates;
                 try (PreparedStatement pick = connection.prepareStatement(
                         kind.firstRows(DUE.formatted(accounts.sql()), limit))) {
-                    SqlTime.set(pick, 1, now);
-                    accounts.bind(pick, 2);
+                    pick.setInt(1, priority);
+                    SqlTime.set(pick, 2, now);
+                    accounts.bind(pick, 3);
                     candidates = Sql.readIds(pick);
                 }
                 if (candidates.isEmpty()) {
