@@ -116,6 +116,18 @@ class StatisticsReaderTest {
     }
 
     @Test
+    void theQueuesLagRunsFromWhenTheLongestDueMailBecameDueAndMailScheduledForLaterIsNotLate() {
+        mails.enqueue(TestMails.due(mail("enqueued at 06:00, due 09:00", 4, at("06:00:00")), at("09:00:00")));
+        mails.enqueue(TestMails.due(mail("enqueued at 05:00, due tomorrow", 9, at("05:00:00")),
+                NOW.plusSeconds(86_400)));
+
+        assertThat(db.jpa(em -> StatisticsReader.read(em, Utc.of(NOW))).getOldestQueuedSeconds())
+                .as("since 09:00:00, not 06:00:00; the mail due tomorrow is not late").isEqualTo(26 * 60 + 53);
+        assertThat(db.jpa(em -> StatisticsReader.read(em, Utc.of(at("08:59:59")))).getOldestQueuedSeconds())
+                .as("at 08:59:59 no queued mail is due").isNull();
+    }
+
+    @Test
     void anEmptyQueueHasNoOldestMailAndTheDefaultAccountWithNothing() {
         QueueStatistics stats = db.jpa(em -> StatisticsReader.read(em, Utc.of(NOW)));
 
