@@ -114,6 +114,9 @@ public class QueueAdministration implements MailAdminLocal, MailAdminRemote {
     @Inject
     MailViews views;
 
+    @Inject
+    dev.mailqueue.settings.control.QueueSettings settings;
+
     @Resource
     SessionContext context;
 
@@ -131,7 +134,8 @@ public class QueueAdministration implements MailAdminLocal, MailAdminRemote {
     @Override
     @RolesAllowed({Roles.ADMIN, Roles.VIEWER})
     public MailPage search(MailFilter filter, int page, int size, String sort) throws InvalidFilterException {
-        return MailSearch.page(em, filter == null ? new MailFilter() : filter, page, size, sort);
+        return MailSearch.page(em, filter == null ? new MailFilter() : filter, page, size, sort,
+                settings.searchTimeoutMillis());
     }
 
     @Override

@@ -7,6 +7,7 @@ import dev.mailqueue.api.MailAdmin;
 import dev.mailqueue.api.MailFilter;
 import dev.mailqueue.api.MailPage;
 import dev.mailqueue.api.MailView;
+import dev.mailqueue.api.SearchTimeoutException;
 import dev.mailqueue.api.MailStatus;
 import dev.mailqueue.queue.entity.AddressLists;
 import dev.mailqueue.queue.entity.MailMessage;
@@ -15,12 +16,17 @@ import dev.mailqueue.queue.entity.Utc;
 import jakarta.persistence.Tuple;
 import jakarta.persistence.criteria.Selection;
 import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceException;
+import jakarta.persistence.Query;
+import jakarta.persistence.QueryTimeoutException;
 import jakarta.persistence.criteria.CriteriaBuilder;
 import jakarta.persistence.criteria.CriteriaQuery;
 import jakarta.persistence.criteria.Order;
 import jakarta.persistence.criteria.Path;
 import jakarta.persistence.criteria.Root;
 
+import java.sql.SQLException;
+import java.sql.SQLTimeoutException;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,6 +51,15 @@ public final class MailSearch {
     private static final Map<String, String> SORTABLE_STATE = Map.of("status", "status", "notBefore", "dueAt",
             "sentAt", "sentAt", "lastAttemptAt", "lastAttemptAt");
 
+    /** The JPA hint for a query's timeout, in ms (Jakarta Persistence 3.1 §3.11.2). */
+    static final String TIMEOUT_HINT = "jakarta.persistence.query.timeout";
+
+    /**
+     * SQLStates of a statement the database stopped at its timeout: PostgreSQL 57014 (query_canceled), Derby XCL52
+     * (statement cancelled or timed out), MariaDB 70100 (query interrupted).
+     */
+    static final Set<String> TIMEOUT_STATES = Set.of("57014", "XCL52", "70100");
+
     private MailSearch() {
     }
 
@@ -54,13 +69,17 @@ public final class MailSearch {
      * @param page   from 0
      * @param size   1 to {@link MailAdmin#MAX_PAGE_SIZE}
      * @param sort   {@code field[,asc|desc]}, null for {@code id,desc}
+     * @param timeoutMillis how long each of the search's two statements (the page, the count) may run, in ms, 0 for
+     *                      no limit; the database counts whole seconds, so it is rounded up to one
      * @return the page, mails without their attempt logs
      * @throws InvalidFilterException naming {@code page}, {@code size} or {@code sort} when out of range (page
      *                                times size must not exceed {@link Integer#MAX_VALUE}), or a criterion
      *                                that {@link FilterRules} refuses
+     * @throws SearchTimeoutException when the database stopped a statement at the timeout; the transaction must
+     *                                roll back (on PostgreSQL it can do nothing else)
      */
-    public static MailPage page(EntityManager em, MailFilter filter, int page, int size, String sort)
-            throws InvalidFilterException {
+    public static MailPage page(EntityManager em, MailFilter filter, int page, int size, String sort,
+                                long timeoutMillis) throws InvalidFilterException {
         List<FieldError> errors = new ArrayList<>();
         if (page < 0) {
             errors.add(new FieldError("page", "must be 0 or more"));
@@ -106,11 +125,40 @@ public final class MailSearch {
             order.add(ascending ? cb.asc(mail.get("id")) : cb.desc(mail.get("id")));
         }
         select.multiselect(columns).where(MailCriteria.of(cb, roots, filter, null)).orderBy(order);
-        List<MailView> mails = em.createQuery(select)
-                .setFirstResult(Math.multiplyExact(page, size)).setMaxResults(size)
-                .getResultStream().map(MailViews::summary).toList();
+        try {
+            List<MailView> mails = limited(em.createQuery(select), timeoutMillis)
+                    .setFirstResult(Math.multiplyExact(page, size)).setMaxResults(size)
+                    .getResultStream().map(MailViews::summary).toList();
+            return new MailPage(mails, total(em, filter, timeoutMillis), page, size);
+        } catch (PersistenceException e) {
+            if (timeoutMillis > 0 && stoppedAtTimeout(e)) {
+                throw new SearchTimeoutException(filter, timeoutMillis);
+            }
+            throw e;
+        }
+    }
 
-        return new MailPage(mails, total(em, filter), page, size);
+    /** @return the query, with the JPA timeout hint in ms rounded up to whole seconds, when there is a limit */
+    private static <Q extends Query> Q limited(Q query, long timeoutMillis) {
+        if (timeoutMillis > 0) {
+            query.setHint(TIMEOUT_HINT, (timeoutMillis + 999) / 1000 * 1000);
+        }
+        return query;
+    }
+
+    /**
+     * @return whether the database stopped a statement at its timeout: a {@link QueryTimeoutException} or, in the
+     *         causes, a {@link SQLTimeoutException} or an SQLState the database gives a cancelled statement
+     *         ({@link #TIMEOUT_STATES})
+     */
+    static boolean stoppedAtTimeout(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof QueryTimeoutException || t instanceof SQLTimeoutException
+                    || t instanceof SQLException sql && TIMEOUT_STATES.contains(sql.getSQLState())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -118,7 +166,7 @@ public final class MailSearch {
      *         counts ({@link StatisticsReader#countsByStatus}, the same at any size of history); else a count of the
      *         matching rows
      */
-    static long total(EntityManager em, MailFilter filter) {
+    static long total(EntityManager em, MailFilter filter, long timeoutMillis) {
         if (filter.onlyStatuses()) {
             Map<MailStatus, Long> counts = StatisticsReader.countsByStatus(em);
             return (filter.getStatuses().isEmpty() ? counts.keySet() : Set.copyOf(filter.getStatuses())).stream()
@@ -128,6 +176,6 @@ public final class MailSearch {
         CriteriaQuery<Long> count = cb.createQuery(Long.class);
         MailCriteria.Roots counted = new MailCriteria.Roots(count);
         count.select(cb.count(counted.mail())).where(MailCriteria.of(cb, counted, filter, null));
-        return em.createQuery(count).getSingleResult();
+        return limited(em.createQuery(count), timeoutMillis).getSingleResult();
     }
 }

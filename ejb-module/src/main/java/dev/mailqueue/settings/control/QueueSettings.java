@@ -33,6 +33,7 @@ public class QueueSettings {
     private int retentionDays;
     private String retentionSchedule;
     private int retentionChunkSize;
+    private long searchTimeoutMillis;
     private String bounceMailbox;
     private long bounceIntervalMillis;
     private String bounceFolder;
@@ -84,6 +85,7 @@ public class QueueSettings {
         retentionDays = (int) r.whole("mailqueue.retention.days", 1, 36_500);
         retentionSchedule = r.text("mailqueue.retention.schedule");
         retentionChunkSize = (int) r.whole("mailqueue.retention.chunk-size", 1, 1000);
+        searchTimeoutMillis = r.whole("mailqueue.admin.search-timeout.ms", 0, 3_600_000);
         bounceMailbox = r.text("mailqueue.bounce.mailbox");
         bounceIntervalMillis = r.whole("mailqueue.bounce.interval.ms", 1000, Long.MAX_VALUE);
         bounceFolder = r.text("mailqueue.bounce.folder");
@@ -265,6 +267,15 @@ public class QueueSettings {
     /** @return mails the retention job deletes per transaction, 1 to 1,000 ({@code mailqueue.retention.chunk-size}) */
     public int retentionChunkSize() {
         return retentionChunkSize;
+    }
+
+    /**
+     * @return ms a search of mails (the console's, {@code GET /api/admin/mails}) may run before the database stops
+     *         it, 0 to 3,600,000; 0 for no limit but the transaction's ({@code mailqueue.admin.search-timeout.ms}).
+     *         The database counts in whole seconds: a limit is rounded up to one
+     */
+    public long searchTimeoutMillis() {
+        return searchTimeoutMillis;
     }
 
     /**

@@ -77,7 +77,7 @@ class MailSearchTest {
     MailPage search(MailFilter filter, int page, int size, String sort) {
         return db.jpa(em -> {
             try {
-                return MailSearch.page(em, filter, page, size, sort);
+                return MailSearch.page(em, filter, page, size, sort, 0);
             } catch (InvalidFilterException e) {
                 throw new IllegalStateException(e);
             }
@@ -182,7 +182,7 @@ class MailSearchTest {
                 .containsExactly(queued, deferred);
         assertThat(search(new MailFilter(), 0, 50, "status").getMails()).extracting(MailView::getStatus)
                 .isSortedAccordingTo((a, b) -> a.name().compareTo(b.name()));
-        assertThatThrownBy(() -> MailSearch.page(null, new MailFilter(), 0, 50, "lastError"))
+        assertThatThrownBy(() -> MailSearch.page(null, new MailFilter(), 0, 50, "lastError", 0))
                 .isInstanceOf(InvalidFilterException.class);
     }
 }

@@ -18,7 +18,8 @@ import java.util.List;
 /**
  * Turns the queue's business exceptions into problem details: invalid mail or filter 400 (with the
  * fields), a From address the caller may not use 403 (naming the field), unknown mail 404, forbidden
- * state change 409, an invalid template 400, an unknown template 404, an idempotency key reused with a different request 422.
+ * state change 409, an invalid template 400, an unknown template 404, an idempotency key reused with a different
+ * request 422, a search stopped at its timeout 422 (naming the criteria no index serves).
  */
 @Provider
 public class MailQueueExceptionMapper implements ExceptionMapper<MailQueueException> {
@@ -44,6 +45,12 @@ public class MailQueueExceptionMapper implements ExceptionMapper<MailQueueExcept
         if (e instanceof dev.mailqueue.api.TemplateNotFoundException) {
             return new Problem("urn:mailqueue:problem:not-found", "No such template", 404, e.getMessage(), List.of())
                     .toResponse();
+        }
+        if (e instanceof dev.mailqueue.api.SearchTimeoutException timedOut) {
+            return new Problem("urn:mailqueue:problem:search-timeout", "Search stopped", 422,
+                    "The search ran longer than " + timedOut.getTimeoutMillis() + " ms and was stopped: no index"
+                            + " serves " + timedOut.getErrors().size() + " of its criteria. Narrow it.",
+                    timedOut.getErrors()).toResponse();
         }
         if (e instanceof InvalidFilterException invalid) {
             return new Problem("urn:mailqueue:problem:invalid-filter", "Invalid filter", 400,
