@@ -181,7 +181,7 @@ public final class StatisticsReader {
         for (int i = 1; i <= MailLimits.PRIORITY_MAX - MailLimits.PRIORITY_MIN + 1; i++) {
             query.setParameter(i, Timestamp.valueOf(now));
         }
-        return time(query.getSingleResult());
+        return Utc.ofColumn(query.getSingleResult());
     }
 
     /** @return the most frequent errors of the log rows that failed a mail since {@code since} */
@@ -195,14 +195,6 @@ public final class StatisticsReader {
             reasons.add(new QueueStatistics.Reason((String) row[0], ((Number) row[1]).longValue()));
         }
         return reasons;
-    }
-
-    /** @return a TIMESTAMP a native query read (as the driver hands it out), as UTC wall-clock time; null for null */
-    static LocalDateTime time(Object value) {
-        if (value instanceof Timestamp timestamp) {
-            return timestamp.toLocalDateTime();
-        }
-        return (LocalDateTime) value;
     }
 
     /**

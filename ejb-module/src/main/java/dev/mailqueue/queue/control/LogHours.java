@@ -2,6 +2,7 @@ package dev.mailqueue.queue.control;
 
 import dev.mailqueue.api.MailStatus;
 import dev.mailqueue.queue.entity.AttemptOutcome;
+import dev.mailqueue.queue.entity.Utc;
 import jakarta.persistence.EntityManager;
 
 import java.sql.Timestamp;
@@ -77,23 +78,17 @@ public final class LogHours {
         }
         LocalDateTime settled = now.minus(SETTLE).truncatedTo(ChronoUnit.HOURS);
         LocalDateTime counted = countedUntil(em);
-        if (counted.isBefore(settled) && moveMark(em, counted, settled)) {
-            for (LocalDateTime hour = later(counted, from); hour.isBefore(settled); hour = hour.plusHours(1)) {
-                for (Entry entry : count(em, hour)) {
-                    em.createNativeQuery("INSERT INTO MAIL_LOG_HOUR (HOUR_START, MAIL_STATUS, OUTCOME, SMTP_ACCOUNT,"
-                                    + " ENTRIES) VALUES (?, ?, ?, ?, ?)")
-                            .setParameter(1, Timestamp.valueOf(hour))
-                            .setParameter(2, entry.mailStatus() == null ? "" : entry.mailStatus().name())
-                            .setParameter(3, entry.outcome().name())
-                            .setParameter(4, entry.account() == null ? "" : entry.account())
-                            .setParameter(5, entry.entries()).executeUpdate();
+        if (counted.isBefore(settled)) {
+            if (moveMark(em, counted, settled)) {
+                for (LocalDateTime hour = later(counted, from); hour.isBefore(settled); hour = hour.plusHours(1)) {
+                    keep(em, hour, count(em, hour));
                 }
+                em.createNativeQuery("DELETE FROM MAIL_LOG_HOUR WHERE HOUR_START < ?")
+                        .setParameter(1, Timestamp.valueOf(from)).executeUpdate();
+                counted = settled;
+            } else {
+                counted = countedUntil(em); // another reader moved it meanwhile, and counted
             }
-            em.createNativeQuery("DELETE FROM MAIL_LOG_HOUR WHERE HOUR_START < ?")
-                    .setParameter(1, Timestamp.valueOf(from)).executeUpdate();
-            counted = settled;
-        } else {
-            counted = countedUntil(em);
         }
         List<Entry> entries = new ArrayList<>();
         @SuppressWarnings("unchecked")
@@ -101,7 +96,7 @@ public final class LogHours {
                         + " FROM MAIL_LOG_HOUR WHERE HOUR_START >= ? AND HOUR_START < ?")
                 .setParameter(1, Timestamp.valueOf(from)).setParameter(2, Timestamp.valueOf(counted)).getResultList();
         for (Object[] row : kept) {
-            entries.add(new Entry(time(row[0]), status((String) row[1]),
+            entries.add(new Entry(Utc.ofColumn(row[0]), status((String) row[1]),
                     AttemptOutcome.valueOf((String) row[2]), account((String) row[3]), ((Number) row[4]).longValue()));
         }
         LocalDateTime last = now.truncatedTo(ChronoUnit.HOURS);
@@ -113,7 +108,7 @@ public final class LogHours {
 
     /** @return MAIL_LOG_HOUR_MARK's COUNTED_UNTIL: the hours before it are counted */
     private static LocalDateTime countedUntil(EntityManager em) {
-        return time(em.createNativeQuery("SELECT COUNTED_UNTIL FROM MAIL_LOG_HOUR_MARK WHERE ID = 1")
+        return Utc.ofColumn(em.createNativeQuery("SELECT COUNTED_UNTIL FROM MAIL_LOG_HOUR_MARK WHERE ID = 1")
                 .getSingleResult());
     }
 
@@ -122,6 +117,19 @@ public final class LogHours {
         return em.createNativeQuery("UPDATE MAIL_LOG_HOUR_MARK SET COUNTED_UNTIL = ? WHERE ID = 1 AND COUNTED_UNTIL = ?")
                 .setParameter(1, Timestamp.valueOf(settled)).setParameter(2, Timestamp.valueOf(counted))
                 .executeUpdate() == 1;
+    }
+
+    /** Writes an hour's entries into MAIL_LOG_HOUR, '' for a null status or account (a few rows an hour). */
+    private static void keep(EntityManager em, LocalDateTime hour, List<Entry> entries) {
+        for (Entry entry : entries) {
+            em.createNativeQuery("INSERT INTO MAIL_LOG_HOUR (HOUR_START, MAIL_STATUS, OUTCOME, SMTP_ACCOUNT, ENTRIES)"
+                            + " VALUES (?, ?, ?, ?, ?)")
+                    .setParameter(1, Timestamp.valueOf(hour))
+                    .setParameter(2, entry.mailStatus() == null ? "" : entry.mailStatus().name())
+                    .setParameter(3, entry.outcome().name())
+                    .setParameter(4, entry.account() == null ? "" : entry.account())
+                    .setParameter(5, entry.entries()).executeUpdate();
+        }
     }
 
     /** @return the log's rows of the hour from {@code hour}, counted: one query, on the log's time index */
@@ -135,11 +143,6 @@ public final class LogHours {
                     AttemptOutcome.valueOf((String) row[1]), (String) row[2], ((Number) row[3]).longValue()));
         }
         return entries;
-    }
-
-    /** @return a TIMESTAMP a native query read (a Timestamp or a LocalDateTime, as the driver hands it out) */
-    private static LocalDateTime time(Object value) {
-        return value instanceof Timestamp timestamp ? timestamp.toLocalDateTime() : (LocalDateTime) value;
     }
 
     private static LocalDateTime later(LocalDateTime a, LocalDateTime b) {

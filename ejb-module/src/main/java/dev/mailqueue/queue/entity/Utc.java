@@ -20,6 +20,15 @@ public final class Utc {
         return instant == null ? null : LocalDateTime.ofInstant(instant, ZoneOffset.UTC);
     }
 
+    /**
+     * @param value a TIMESTAMP column as a native query hands it out (a {@link java.sql.Timestamp} or a
+     *              {@link LocalDateTime}, by driver), or null
+     * @return it as UTC wall-clock time, or null for null
+     */
+    public static LocalDateTime ofColumn(Object value) {
+        return value instanceof java.sql.Timestamp timestamp ? timestamp.toLocalDateTime() : (LocalDateTime) value;
+    }
+
     /** @return the instant of a UTC wall-clock time, or null for null */
     public static Instant toInstant(LocalDateTime utc) {
         return utc == null ? null : utc.toInstant(ZoneOffset.UTC);
