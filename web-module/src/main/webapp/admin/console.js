@@ -642,7 +642,8 @@ function fillMail(mail, attempts, events, full) {
         ['first attempt', firstAttempt && time(firstAttempt) + between(mail.createdAt, firstAttempt)],
         ['last attempt', time(mail.lastAttemptAt)],
         ['sent', mail.sentAt && time(mail.sentAt) + between(mail.createdAt, mail.sentAt)],
-        ['expires', time(mail.expiresAt)]]);
+        ['expires', time(mail.expiresAt)],
+        ['content removed', time(mail.contentRemovedAt)]]);
     const recipients = mail.recipientOutcomes
         || (mail.recipients || []).map(r => Object.assign({field: ''}, r)); // a server without the admin view
     fill('#mail-recipients', recipients.map(r => row(r.field || '', r.name ? r.name + ' <' + r.address + '>' : r.address,
@@ -665,7 +666,9 @@ function fillMail(mail, attempts, events, full) {
     const note = document.getElementById('body-note');
     note.hidden = full;
     note.textContent = full ? '' : 'This server has no /api/admin/mails/{id} yet: bodies and attachment downloads are not shown.';
-    document.getElementById('mail-text').textContent = mail.text ?? (full ? '(no text body)' : '');
+    document.getElementById('mail-text').textContent = mail.text ?? (mail.contentRemovedAt
+        ? '(bodies and attachments removed by retention at ' + time(mail.contentRemovedAt) + ')'
+        : full ? '(no text body)' : '');
     const frame = document.getElementById('mail-html');
     const html = mail.html || '';
     if (frame.srcdoc !== html) {
@@ -701,7 +704,7 @@ function fillActions(mail) {
         b.addEventListener('click', () => act(b, label + ' mail ' + mail.id, work));
         actions.append(b);
     };
-    if (REQUEUEABLE.includes(mail.status)) {
+    if (REQUEUEABLE.includes(mail.status) && !mail.contentRemovedAt) { // without content it would go out empty
         button('Requeue', 'requeue', async () => {
             await api('admin/mails/' + mail.id + '/requeue', 'POST');
             await showMail(mail.id);

@@ -3,6 +3,7 @@ package dev.mailqueue.it;
 import dev.mailqueue.api.EnqueueReceipt;
 import dev.mailqueue.api.MailRequest;
 import dev.mailqueue.api.MailStatus;
+import dev.mailqueue.api.MailView;
 import org.junit.jupiter.api.Test;
 
 import java.net.http.HttpResponse;
@@ -19,6 +20,8 @@ import static org.awaitility.Awaitility.await;
  * the default 15 days, 3 mails a transaction): it deletes mails in a final state whose times all lie
  * more than 15 days back, with their attempts, attachments and headers, in several bounded chunks,
  * and reports the count in its exit status; a final mail of 14 days and old live or held mails stay.
+ * The test server keeps content 13 days: the final mail of 14 days loses its bodies and attachment and keeps its
+ * header, log and view, which says so, and the console refuses to requeue it; the others keep theirs.
  */
 class RetentionIT extends QueueServerIT {
 
@@ -58,17 +61,35 @@ class RetentionIT extends QueueServerIT {
                 assertThat(executions).as("retention executions since the rows were aged")
                         .noneMatch(line -> line.contains("FAILED"));
                 List<String> completed = executions.stream()
-                        .filter(line -> line.matches("\\d+ COMPLETED DELETED=\\d+")).toList();
-                assertThat(completed.stream().mapToInt(line -> Integer.parseInt(line.substring(line.indexOf('=') + 1))).sum())
+                        .filter(line -> line.matches("\\d+ COMPLETED DELETED=\\d+(,CONTENT_REMOVED=\\d+)?")).toList();
+                assertThat(completed.stream().mapToInt(line -> count(line, "DELETED")).sum())
                         .as("mails deleted, from the exit status of %s", completed).isEqualTo(5);
+                assertThat(completed.stream().mapToInt(line -> count(line, "CONTENT_REMOVED")).sum())
+                        .as("mails whose content went, from the exit status of %s", completed).isEqualTo(1);
             });
+
+            long emptied = ids.get(5); // final, 14 days: older than the 13 days content is kept
+            MailView view = QueueApi.find(emptied);
+            assertThat(view.getContentRemovedAt()).as("the view says when its content went").isNotNull();
+            assertThat(view.getAttachments()).isEmpty();
+            assertThat(view.getHeaders()).containsEntry("X-Retention", "5");
+            assertThat(QueueApi.storedRows("MAIL_ATTACHMENT", emptied)).isZero();
+            HttpResponse<String> detail = QueueApi.getAs(TestUser.ADMIN, QueueApi.BASE, "/api/admin/mails/" + emptied);
+            assertThat(QueueApi.jsonObject(detail.body())).as(detail.body()).doesNotContainKeys("text", "html")
+                    .containsEntry("subject", "retention 5");
+            HttpResponse<String> requeue = QueueApi.postAs(TestUser.ADMIN, QueueApi.BASE,
+                    "/api/admin/mails/" + emptied + "/requeue", "");
+            assertThat(requeue.statusCode()).as(requeue.body()).isEqualTo(409);
+            assertThat(requeue.body()).contains("removed its content");
+            assertThat(QueueApi.find(emptied).getStatus()).isEqualTo(MailStatus.SENT);
 
             List<MailStatus> keptStates = kept.stream().map(id -> QueueApi.find(id).getStatus()).toList();
             assertThat(keptStates).containsExactly(MailStatus.SENT, MailStatus.QUEUED, MailStatus.SENDING, MailStatus.HELD);
             for (long id : kept) {
                 // the log holds more than attempts (the probe recorded HELD in it): count the attempt log
                 assertThat(QueueApi.find(id).getAttempts()).as("attempts of kept mail %s", id).hasSize(1);
-                assertThat(QueueApi.storedRows("MAIL_ATTACHMENT", id)).as("attachment of kept mail %s", id).isEqualTo(1);
+                assertThat(QueueApi.storedRows("MAIL_ATTACHMENT", id)).as("attachment of kept mail %s", id)
+                        .isEqualTo(id == emptied ? 0 : 1);
                 assertThat(QueueApi.storedRows("MAIL_HEADER", id)).as("header of kept mail %s", id).isEqualTo(1);
             }
         } finally {
@@ -77,6 +98,12 @@ class RetentionIT extends QueueServerIT {
         }
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
                 .until(() -> kept.stream().allMatch(id -> QueueApi.storedRows("MAIL_MESSAGE", id) == 0));
+    }
+
+    /** @return the number after {@code name=} in an execution's line, 0 when it has none */
+    private static int count(String line, String name) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("[ ,]" + name + "=(\\d+)").matcher(line);
+        return m.find() ? Integer.parseInt(m.group(1)) : 0;
     }
 
     private static void age(String rows) {

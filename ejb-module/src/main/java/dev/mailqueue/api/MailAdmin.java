@@ -30,7 +30,8 @@ public interface MailAdmin {
     MailPage search(MailFilter filter, int page, int size, String sort) throws InvalidFilterException;
 
     /**
-     * Requeues the FAILED, EXPIRED, HELD and CANCELLED mails among those the filter matches.
+     * Requeues the FAILED, EXPIRED, HELD and CANCELLED mails among those the filter matches, except those whose
+     * content the retention job removed.
      *
      * @param filter which mails; at least one criterion (an empty filter is refused)
      * @return how many mails were requeued
@@ -62,7 +63,9 @@ public interface MailAdmin {
      * @param id the mail
      * @return the mail after the change
      * @throws MailNotFoundException when no mail has this id
-     * @throws MailStateException    when the mail is not FAILED, EXPIRED, HELD or CANCELLED
+     * @throws MailStateException    when the mail is not FAILED, EXPIRED, HELD or CANCELLED, or the retention job
+     *                               removed its content ({@link MailView#getContentRemovedAt()}): it would go out
+     *                               empty
      */
     MailView requeue(long id) throws MailNotFoundException, MailStateException;
 

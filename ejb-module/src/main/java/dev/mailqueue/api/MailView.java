@@ -46,6 +46,7 @@ public class MailView implements Serializable {
     private Long copyOf;
     private List<RecipientView> recipients = new ArrayList<>();
     private List<AttachmentView> attachments = new ArrayList<>();
+    private String contentRemovedAt; // ISO-8601; a field added in 1.x: absent from older serialized forms (null)
     private LinkedHashMap<String, String> headers = new LinkedHashMap<>(); // marshals over IIOP, keeps order
 
     /** For JSON-B. */
@@ -287,7 +288,20 @@ public class MailView implements Serializable {
         this.recipients = recipients == null ? new ArrayList<>() : new ArrayList<>(recipients);
     }
 
-    /** @return the attachments (names, types, sizes), in order */
+    /**
+     * @return when the retention job removed the mail's content, its bodies, attachments and raw bytes
+     *         ({@code mailqueue.retention.content-days} after it finished), or null while the mail has its content;
+     *         once removed, the mail lists no attachments and cannot be requeued
+     */
+    public Instant getContentRemovedAt() {
+        return contentRemovedAt == null ? null : Instant.parse(contentRemovedAt);
+    }
+
+    public void setContentRemovedAt(Instant contentRemovedAt) {
+        this.contentRemovedAt = contentRemovedAt == null ? null : contentRemovedAt.toString();
+    }
+
+    /** @return the attachments (names, types, sizes), in order; none once its content was removed */
     public List<AttachmentView> getAttachments() {
         return attachments;
     }

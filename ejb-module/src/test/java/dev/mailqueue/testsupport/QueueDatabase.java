@@ -420,6 +420,7 @@ public final class QueueDatabase implements AutoCloseable, BeforeAllCallback, Af
             s.executeUpdate("UPDATE MAIL_STATUS_COUNT SET MAILS = 0");
             s.executeUpdate("DELETE FROM MAIL_LOG_HOUR");
             s.executeUpdate("UPDATE MAIL_LOG_HOUR_MARK SET COUNTED_UNTIL = '1970-01-01 00:00:00'");
+            s.executeUpdate("UPDATE RETENTION_MARK SET REACHED = '1970-01-01 00:00:00'");
         } catch (SQLException e) {
             throw new IllegalStateException(e);
         }

@@ -40,7 +40,8 @@ import java.util.Set;
  *       moves all its times (created, and those of its log rows) that many days back. QUEUED: a free queue row
  *       with no attempts left, due only in a year; SENDING: a queue row held by a live claimer
  *       ({@code probe/alive#1}, its lease an hour); so the dispatcher leaves both alone. Any other status: no
- *       queue row, and, where the mail's status was another, a log row (STATE, no attempt) that records it</li>
+ *       queue row, and, where the mail's status was another, a log row (STATE, no attempt) that records it.
+ *       It sets the retention job's content mark back to 1970, so that its next run reads these rows</li>
  *   <li>{@code GET ?op=sending&from=&to=}: mails being sent (held by a claimer) with ids in [from, to]</li>
  *   <li>{@code POST ?op=unfinished-ids} with the ids comma-separated as the body: how many of those mails are
  *       not finished (still in MAIL_QUEUE)</li>
@@ -257,6 +258,10 @@ public class ProbeServlet extends HttpServlet {
             }
             update(c, "DELETE FROM MAIL_CLAIMER WHERE OWNER = ? AND NOT EXISTS (SELECT 1 FROM MAIL_QUEUE q"
                     + " WHERE q.CLAIMER = MAIL_CLAIMER.ID)", ALIVE);
+            // History written now with times of days ago: the content step reads from a day before its last cutoff,
+            // so it would take these rows for ones it has read; it starts over, as on a database from before V20.
+            update(c, "UPDATE RETENTION_MARK SET REACHED = ? WHERE NAME = 'content'",
+                    Timestamp.valueOf(LocalDateTime.of(1970, 1, 1, 0, 0)));
             c.commit();
         } catch (SQLException | RuntimeException e) {
             c.rollback();

@@ -174,6 +174,12 @@ public class QueueAdministration implements MailAdminLocal, MailAdminRemote {
                 actor()) == 1) {
             return find(id);
         }
+        em.clear();
+        MailMessage mail = em.find(MailMessage.class, id);
+        if (mail != null && mail.getContentRemovedAt() != null) {
+            throw refusal(id, "be requeued: the retention job removed its content at "
+                    + Utc.toInstant(mail.getContentRemovedAt()) + " (mailqueue.retention.content-days)");
+        }
         throw refusal(id, "be requeued (only FAILED, EXPIRED, HELD or CANCELLED mail can)");
     }
 

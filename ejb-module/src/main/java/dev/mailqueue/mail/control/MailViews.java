@@ -132,17 +132,21 @@ public class MailViews {
      * @param id    a mail's id
      * @param index an attachment's position among its attachments (as {@link MailView#getAttachments()}
      *              lists them), from 0
-     * @return the attachment with its bytes, or empty when the mail has no attachment there
+     * @return the attachment with its bytes, or empty when the mail has no attachment there or its content was
+     *         removed ({@link MailView#getContentRemovedAt()})
      * @throws MailNotFoundException when there is no such mail
      */
     public Optional<MailAttachment> attachment(long id, int index) throws MailNotFoundException {
         em.clear();
-        List<Long> copyOf = em.createQuery("SELECT m.copyOf FROM MailMessage m WHERE m.id = :id", Long.class)
-                .setParameter("id", id).getResultList();
-        if (copyOf.isEmpty()) {
+        List<Object[]> mail = em.createQuery("SELECT m.copyOf, m.contentRemovedAt FROM MailMessage m WHERE m.id = :id",
+                Object[].class).setParameter("id", id).getResultList();
+        if (mail.isEmpty()) {
             throw new MailNotFoundException(id);
         }
-        long filesOf = copyOf.get(0) == null ? id : copyOf.get(0); // copies share the first's files
+        if (mail.get(0)[1] != null) { // its content was removed (a copy's shared files may still be there)
+            return Optional.empty();
+        }
+        long filesOf = mail.get(0)[0] == null ? id : (Long) mail.get(0)[0]; // copies share the first's files
         return em.createQuery("SELECT a FROM MailAttachment a WHERE a.mailId = :id ORDER BY a.seqNo", MailAttachment.class)
                 .setParameter("id", filesOf).setFirstResult(index).setMaxResults(1).getResultStream().findFirst();
     }
@@ -235,10 +239,13 @@ public class MailViews {
         view.setRecipients(recipients.stream()
                 .map(r -> new RecipientView(r.getAddress(), r.getStatus().name(), r.getReplyCode(),
                         r.getEnhancedStatus(), r.getReplyText())).toList());
+        view.setContentRemovedAt(Utc.toInstant(mail.getContentRemovedAt()));
         List<AttachmentView> files = new ArrayList<>();
-        em.createQuery("SELECT a.filename, a.contentType, a.sizeBytes FROM MailAttachment a WHERE a.mailId = :id"
-                        + " ORDER BY a.seqNo", Object[].class).setParameter("id", mail.getCopyOf() == null ? id : mail.getCopyOf()) // copies share the first's files
-                .getResultList().forEach(a -> files.add(new AttachmentView((String) a[0], (String) a[1], ((Number) a[2]).longValue())));
+        if (mail.getContentRemovedAt() == null) { // removed: none, though a copy's shared files may live on for others
+            em.createQuery("SELECT a.filename, a.contentType, a.sizeBytes FROM MailAttachment a WHERE a.mailId = :id"
+                            + " ORDER BY a.seqNo", Object[].class).setParameter("id", mail.getCopyOf() == null ? id : mail.getCopyOf()) // copies share the first's files
+                    .getResultList().forEach(a -> files.add(new AttachmentView((String) a[0], (String) a[1], ((Number) a[2]).longValue())));
+        }
         view.setAttachments(files);
         Map<String, String> headers = new LinkedHashMap<>();
         em.createNamedQuery(MailHeader.OF_MAILS, MailHeader.class).setParameter("ids", List.of(id))

@@ -46,7 +46,8 @@ public class OperatorStore {
     }
 
     /**
-     * Puts mails of {@link MailLifecycle#REQUEUEABLE} statuses back in the queue as if new: QUEUED, due {@code now},
+     * Puts mails of {@link MailLifecycle#REQUEUEABLE} statuses whose content is still there (not removed by the
+     * retention job's content step, V20) back in the queue as if new: QUEUED, due {@code now},
      * {@code attempts} attempts, a new expiry. Recipients an earlier attempt refused or deferred are tried again
      * (their row in the log says so: "resend only the messages that bounced", seed 004); recipients that accepted
      * the mail, or were suppressed, are kept and not sent to again.
@@ -57,7 +58,7 @@ public class OperatorStore {
      * @param expiresAt their new expiry, or null for none
      * @param server    this server, for the log
      * @param actor     who requeues, for the log, e.g. {@code operator:admin}
-     * @return mails requeued (the others were in no requeueable status)
+     * @return mails requeued (the others were in no requeueable status, or had lost their content)
      * @throws StoreException when the database fails
      */
     public int requeue(List<Long> ids, Instant now, int attempts, Instant expiresAt, String server, String actor) {
@@ -71,8 +72,9 @@ public class OperatorStore {
             for (List<Long> chunk : chunks(ids)) {
                 List<Long> requeued = new ArrayList<>();
                 lock(c, d, chunk);
+                Set<Long> emptied = contentRemoved(c, chunk);
                 StateReads.statuses(c, chunk).forEach((id, status) -> {
-                    if (MailLifecycle.REQUEUEABLE.contains(status)) {
+                    if (MailLifecycle.REQUEUEABLE.contains(status) && !emptied.contains(id)) {
                         requeued.add(id);
                         counts.left(status);
                     }
@@ -111,6 +113,15 @@ public class OperatorStore {
             return changed;
         } catch (SQLException e) {
             throw new StoreException("could not requeue " + ids.size() + " mails", e);
+        }
+    }
+
+    /** @return those of {@code chunk} whose content the retention job removed (V20): sent again, they would go out empty */
+    private static Set<Long> contentRemoved(Connection c, List<Long> chunk) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("SELECT ID FROM MAIL_MESSAGE WHERE ID IN (" + marks(chunk.size())
+                + ") AND CONTENT_REMOVED_AT IS NOT NULL")) {
+            bindIds(s, 1, chunk);
+            return new java.util.HashSet<>(readIds(s));
         }
     }
 
@@ -179,7 +190,7 @@ public class OperatorStore {
      * {@code SELECT ... FOR UPDATE}, which writes nothing; Derby, whose {@code FOR UPDATE} cursor lets its locks go
      * under read committed, with a write of a column to itself (nothing the content digest reads changes).
      */
-    private static void lock(Connection c, DatabaseKind d, List<Long> chunk) throws SQLException {
+    static void lock(Connection c, DatabaseKind d, List<Long> chunk) throws SQLException {
         String ids = "ID IN (" + marks(chunk.size()) + ")";
         if (d == DatabaseKind.DERBY) {
             try (PreparedStatement s = c.prepareStatement("UPDATE MAIL_MESSAGE SET COPY_OF = COPY_OF WHERE " + ids)) {
@@ -292,22 +303,23 @@ public class OperatorStore {
     }
 
     /**
-     * Before mails are deleted. The files of a per-recipient enqueue are stored once, with its first
-     * copy, which every copy names in COPY_OF (itself included). When a first copy is among the mails to
-     * delete and other copies of its group are not, the lowest of those takes the files over and becomes
-     * the one all of the group name, the first copy too: so whether or not the guarded delete then takes
-     * the first copy, every copy that stays still finds its files. (A group queued before the files were
+     * Before mails are deleted, or their content removed ({@link ContentStore}). The files of a per-recipient
+     * enqueue are stored once, with its first copy, which every copy names in COPY_OF (itself included). When a
+     * first copy is among the mails to delete and other copies of its group that still have their content are not,
+     * the lowest of those takes the files over and becomes the one all of the group name, the first copy too: so
+     * whether or not the guarded delete then takes the first copy, every copy that stays still finds its files.
+     * A copy whose content was removed needs no files and inherits none. (A group queued before the files were
      * shared holds them per copy: the heir keeps its own.)
      *
      * @param c     the connection of the delete, in its transaction
-     * @param chunk mails about to be deleted
+     * @param chunk mails about to be deleted or emptied
      * @throws SQLException when the database fails
      */
-    private static void passOnFiles(Connection c, List<Long> chunk) throws SQLException {
+    static void passOnFiles(Connection c, List<Long> chunk) throws SQLException {
         Map<Long, Long> heirs = new LinkedHashMap<>();
         try (PreparedStatement s = c.prepareStatement("SELECT COPY_OF, MIN(ID) FROM MAIL_MESSAGE WHERE COPY_OF IN ("
                 + marks(chunk.size()) + ") AND ID NOT IN (" + marks(chunk.size()) + ")"
-                + " AND (ATTACHMENT_COUNT IS NULL OR ATTACHMENT_COUNT > 0) GROUP BY COPY_OF")) {
+                + " AND (ATTACHMENT_COUNT IS NULL OR ATTACHMENT_COUNT > 0) AND CONTENT_REMOVED_AT IS NULL GROUP BY COPY_OF")) {
             bindIds(s, 1, chunk);
             bindIds(s, 1 + chunk.size(), chunk);
             try (ResultSet r = s.executeQuery()) {

@@ -100,6 +100,10 @@ public class MailMessage {
     @Column(name = "TAGS", updatable = false) // comma separated; a tag holds no comma
     private String tags;
 
+    // Set by the retention job's content step in SQL (ContentStore), never through this entity (V20).
+    @Column(name = "CONTENT_REMOVED_AT", insertable = false, updatable = false)
+    private LocalDateTime contentRemovedAt;
+
     public Long getId() {
         return id;
     }
@@ -271,5 +275,13 @@ public class MailMessage {
     /** @return the tags, comma separated, or null for none */
     public String getTags() {
         return tags;
+    }
+
+    /**
+     * @return when the retention job removed this finished mail's bodies, attachments and raw bytes (UTC; V20,
+     *         {@code mailqueue.retention.content-days}), or null while it has them
+     */
+    public LocalDateTime getContentRemovedAt() {
+        return contentRemovedAt;
     }
 }

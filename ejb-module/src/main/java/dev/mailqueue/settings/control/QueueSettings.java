@@ -31,6 +31,7 @@ public class QueueSettings {
     private InDoubtPolicy inDoubt;
     private boolean retentionEnabled;
     private int retentionDays;
+    private int retentionContentDays;
     private String retentionSchedule;
     private int retentionChunkSize;
     private long searchTimeoutMillis;
@@ -83,6 +84,7 @@ public class QueueSettings {
         inDoubt = r.choice("mailqueue.delivery.in-doubt", InDoubtPolicy.class);
         retentionEnabled = r.bool("mailqueue.retention.enabled");
         retentionDays = (int) r.whole("mailqueue.retention.days", 1, 36_500);
+        retentionContentDays = (int) r.whole("mailqueue.retention.content-days", 1, 36_500, retentionDays);
         retentionSchedule = r.text("mailqueue.retention.schedule");
         retentionChunkSize = (int) r.whole("mailqueue.retention.chunk-size", 1, 1000);
         searchTimeoutMillis = r.whole("mailqueue.admin.search-timeout.ms", 0, 3_600_000);
@@ -257,6 +259,15 @@ public class QueueSettings {
     /** @return days a finished mail is kept, 1 to 36,500 ({@code mailqueue.retention.days}) */
     public int retentionDays() {
         return retentionDays;
+    }
+
+    /**
+     * @return days a finished mail keeps its content (bodies, attachments, raw bytes), 1 to 36,500
+     *         ({@code mailqueue.retention.content-days}; absent: {@link #retentionDays()}). Only a value below
+     *         {@link #retentionDays()} removes anything before the mail itself goes.
+     */
+    public int retentionContentDays() {
+        return retentionContentDays;
     }
 
     /** @return when the retention job runs: six EJB calendar fields ({@code mailqueue.retention.schedule}) */

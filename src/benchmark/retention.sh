@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# Retention benchmark (issue 51, point 3): how long the retention job takes to delete a day's mails, and to remove the
+# content of another day's, out of a long history. See src/benchmark/README.md.
+#
+#   bash src/benchmark/retention.sh [finished mails]     (default 10000000)
+#
+# Starts the run server (mvn -P run,postgresql) with mailqueue.retention.days=DAYS and content-days=CONTENT_DAYS (and
+# a schedule that does not fire), empties the queue's tables in schema mailqueue, fills FINISHED finished mails of the
+# past 90 days with history-fill.sql (plain SQL; then VACUUM ANALYZE), so that about one day of them is older than
+# DAYS and one more day older than CONTENT_DAYS. Then starts the mail-retention job through Liberty's batch REST API
+# (as the console would), waits for it, and prints each step's time, the mails a second, and the share of a day the
+# day's volume took. What the job did is checked with SQL of this script's own (MAIL_STATE, MAIL_MESSAGE), not by the
+# job's exit status alone. Output: src/benchmark/target/retention-<time>/. KEEP=0 empties the tables at the end.
+#
+# Knobs (environment, defaults in brackets): DAYS [89], CONTENT_DAYS [88], CHUNK [500000 mails a fill transaction],
+# KEEP [1].
+set -euo pipefail
+
+FINISHED=${1:-10000000}
+DAYS=${DAYS:-89}
+CONTENT_DAYS=${CONTENT_DAYS:-88}
+CHUNK=${CHUNK:-500000}
+KEEP=${KEEP:-1}
+HTTP_PORT=9080
+HTTPS_PORT=9443
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+out=$here/target/retention-$(date +%Y%m%d-%H%M%S)
+psql_cmd=(psql -h 127.0.0.1 -U postgres -d test -X -q -v ON_ERROR_STOP=1)
+batch=(curl -sk -u admin:admin -H 'Accept: application/json')
+
+say() { printf 'retention.sh: %s\n' "$*"; }
+die() { printf 'retention.sh: ERROR: %s\n' "$*" >&2; exit 1; }
+port_busy() { ss -ltnH "sport = :$1" | grep -q .; }
+sql() { "${psql_cmd[@]}" -Atc "$1"; }
+
+[[ $FINISHED =~ ^[0-9]+$ && $DAYS =~ ^[0-9]+$ && $CONTENT_DAYS =~ ^[0-9]+$ ]] || die "counts and days must be numbers"
+(( CONTENT_DAYS < DAYS && DAYS < 90 )) || die "need CONTENT_DAYS < DAYS < 90 (the history spans 90 days)"
+for tool in psql mvn java ss curl jq; do command -v "$tool" >/dev/null || die "$tool not found"; done
+sql 'SELECT 1' >/dev/null || die "PostgreSQL on 127.0.0.1:5432 (database test, user postgres) not reachable"
+for port in $HTTP_PORT $HTTPS_PORT 3025; do ! port_busy "$port" || die "port $port is in use"; done
+mkdir -p "$out"
+say "output in $out"
+
+mvn_pid=""
+cleanup() {
+    set +e
+    if [[ -n $mvn_pid ]] && kill -0 "$mvn_pid" 2>/dev/null; then
+        kill -TERM "$mvn_pid"
+        for ((i = 0; i < 90; i++)); do kill -0 "$mvn_pid" 2>/dev/null || break; sleep 1; done
+    fi
+    if [[ $KEEP == 0 ]]; then
+        say "emptying the tables (KEEP=0)"
+        "${psql_cmd[@]}" -c 'TRUNCATE mailqueue.mail_message, mailqueue.mail_attempt, mailqueue.webhook_delivery CASCADE' \
+            -c 'UPDATE mailqueue.mail_status_count SET mails = 0'
+    fi
+    mvn_pid=""
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+say "starting the server: mvn -P run,postgresql, retention $DAYS days, content $CONTENT_DAYS (log: $out/server.log)"
+( cd "$repo" && exec mvn -P run,postgresql -DskipTests package -Dliberty.var.mailqueue.retention.days="$DAYS" \
+    -Dliberty.var.mailqueue.retention.content-days="$CONTENT_DAYS" \
+    -Dliberty.var.mailqueue.retention.schedule='0 0 0 1 1 *'
+) > "$out/server.log" 2>&1 &
+mvn_pid=$!
+for ((i = 0; ; i++)); do
+    [[ $(curl -s -u sender:sender -o /dev/null -w '%{content_type}' "http://localhost:$HTTP_PORT/api/mails/0") == application/problem+json* ]] && break
+    kill -0 "$mvn_pid" 2>/dev/null || { tail -40 "$out/server.log"; die "the server build or start failed"; }
+    (( i < 400 )) || die "the REST API did not come up"
+    sleep 1
+done
+say "server up after ${i} s"
+
+say "emptying the queue's tables, then filling $FINISHED finished mails of the past 90 days (history-fill.sql)"
+"${psql_cmd[@]}" -c 'TRUNCATE mailqueue.mail_message, mailqueue.mail_attempt, mailqueue.webhook_delivery CASCADE' \
+    -c 'UPDATE mailqueue.mail_status_count SET mails = 0' \
+    -c "UPDATE mailqueue.retention_mark SET reached = '1970-01-01 00:00:00'"
+fill_start=$(date +%s)
+"${psql_cmd[@]}" -v finished="$FINISHED" -v queued=0 -v chunk="$CHUNK" -f "$here/history-fill.sql" > "$out/fill.log" 2>&1 \
+    || { cat "$out/fill.log"; die "the fill failed"; }
+"${psql_cmd[@]}" -c 'VACUUM ANALYZE mailqueue.mail_message, mailqueue.mail_attempt, mailqueue.mail_recipient, mailqueue.mail_queue'
+say "filled and analysed in $(( $(date +%s) - fill_start )) s"
+
+# What the job should do, counted from the view of where each mail stands (not the job's own query).
+due="(now() AT TIME ZONE 'UTC')"
+to_delete=$(sql "SELECT count(*) FROM mailqueue.mail_state s JOIN mailqueue.mail_message m ON m.id = s.mail_id
+    WHERE s.status IN ('SENT','FAILED','CANCELLED','EXPIRED','SUPPRESSED')
+    AND s.finished_at < $due - interval '$DAYS days' AND m.created_at < $due - interval '$DAYS days'")
+to_empty=$(sql "SELECT count(*) FROM mailqueue.mail_state s WHERE s.status IN ('SENT','FAILED','CANCELLED','EXPIRED','SUPPRESSED')
+    AND s.finished_at >= $due - interval '$DAYS days' AND s.finished_at < $due - interval '$CONTENT_DAYS days'")
+mails_before=$(sql "SELECT count(*) FROM mailqueue.mail_message")
+say "mails $mails_before; older than $DAYS days (to delete) $to_delete; $CONTENT_DAYS to $DAYS days (content to remove) $to_empty"
+
+say "starting mail-retention through the batch REST API"
+instance=$("${batch[@]}" -X POST -H 'Content-Type: application/json' \
+    -d '{"applicationName":"mailqueue","moduleName":"mailqueue-ejb.jar","jobXMLName":"mail-retention"}' \
+    "https://localhost:$HTTPS_PORT/ibm/api/batch/jobinstances" | tee "$out/instance.json" | jq -r .instanceId)
+[[ $instance =~ ^[0-9]+$ ]] || { cat "$out/instance.json"; die "the job did not start"; }
+started=$(date +%s.%N)
+for ((i = 0; ; i++)); do
+    status=$("${batch[@]}" "https://localhost:$HTTPS_PORT/ibm/api/batch/jobinstances/$instance/jobexecutions" \
+        | tee "$out/executions.json" | jq -r '.[0].batchStatus')
+    [[ $status == COMPLETED || $status == FAILED || $status == STOPPED ]] && break
+    (( i < 3600 )) || die "the job still runs after an hour"
+    sleep 1
+done
+wall=$(echo "$(date +%s.%N) - $started" | bc)
+execution=$(jq -r '.[0].executionId' "$out/executions.json")
+exit_status=$(jq -r '.[0].exitStatus' "$out/executions.json")
+"${batch[@]}" "https://localhost:$HTTPS_PORT/ibm/api/batch/jobexecutions/$execution/stepexecutions" > "$out/steps.json"
+
+left_old=$(sql "SELECT count(*) FROM mailqueue.mail_message WHERE created_at < $due - interval '$((DAYS + 1)) days'")
+emptied=$(sql "SELECT count(*) FROM mailqueue.mail_message WHERE content_removed_at IS NOT NULL
+    AND text_body IS NULL AND html_body IS NULL")
+mails_after=$(sql "SELECT count(*) FROM mailqueue.mail_message")
+
+{
+    echo "=== mailqueue retention benchmark ==="
+    echo "commit              $(git -C "$repo" rev-parse --short HEAD)$(git -C "$repo" diff --quiet || echo ' (uncommitted changes)')"
+    echo "history             $FINISHED finished mails over 90 days ($(( FINISHED / 90 )) a day); retention $DAYS days, content $CONTENT_DAYS"
+    echo "machine             $(nproc) x $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
+    echo "job                 execution $execution $status, exit status $exit_status, ${wall%.*} s from start to end (polled each second)"
+    echo "checked with SQL    mails $mails_before -> $mails_after: $(( mails_before - mails_after )) deleted (expected $to_delete);"
+    echo "                    $emptied without content (expected $to_empty); mails a day older than the cutoff left: $left_old"
+    jq -r '.[] | [.stepName, .batchStatus, .exitStatus, .startTime, .endTime] | @tsv' "$out/steps.json" |
+    while IFS=$'\t' read -r step st ex from to; do
+        secs=$(( $(date -d "$to" +%s%3N) - $(date -d "$from" +%s%3N) ))
+        n=$(grep -o '[0-9]*' <<< "${ex%%,*}" | head -1)
+        [[ -n $n && $n -gt 0 ]] && rate=$(( n * 1000 / (secs > 0 ? secs : 1) )) || rate=0
+        printf 'step %-22s %-9s %-36s %8.1f s  %7s mails/s  %5.2f%% of a day\n' "$step" "$st" "$ex" \
+            "$(echo "$secs / 1000" | bc -l)" "$rate" "$(echo "$secs / 864000" | bc -l)"
+    done
+} | tee "$out/summary.txt"
