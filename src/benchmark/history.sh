@@ -35,7 +35,7 @@ psql_cmd=(psql -h 127.0.0.1 -U postgres -d test -X -q -v ON_ERROR_STOP=1)
 
 say() { printf 'history.sh: %s\n' "$*"; }
 die() { printf 'history.sh: ERROR: %s\n' "$*" >&2; exit 1; }
-port_busy() { ss -ltnH "sport = :$1" | grep -q .; }
+source "$here/run-server.sh"
 
 [[ $FINISHED =~ ^[0-9]+$ && $QUEUED =~ ^[0-9]+$ && $MAILS =~ ^[1-9][0-9]*$ ]] || die "mail counts must be numbers"
 command -v smtp-sink >/dev/null || die "smtp-sink not found (apt-get install postfix)"
@@ -46,50 +46,28 @@ mkdir -p "$out"
 say "output in $out"
 mvn -q -f "$here/pom.xml" package -DskipTests > "$out/client-build.log" 2>&1 || { cat "$out/client-build.log"; die "client build failed"; }
 
-empty_tables() {
-    if [[ $("${psql_cmd[@]}" -Atc "SELECT to_regclass('mailqueue.mail_status_count') IS NOT NULL") == t ]]; then
-        "${psql_cmd[@]}" -c 'TRUNCATE mailqueue.mail_message, mailqueue.mail_attempt, mailqueue.webhook_delivery CASCADE'
-        "${psql_cmd[@]}" -c 'UPDATE mailqueue.mail_status_count SET mails = 0'
-        if [[ $("${psql_cmd[@]}" -Atc "SELECT to_regclass('mailqueue.mail_log_hour') IS NOT NULL") == t ]]; then
-            "${psql_cmd[@]}" -c 'TRUNCATE mailqueue.mail_log_hour' \
-                -c "UPDATE mailqueue.mail_log_hour_mark SET counted_until = '1970-01-01 00:00:00'"
-        fi
-    fi
-}
-
-sink_pid="" mvn_pid=""
+sink_pid=""
 cleanup() {
     set +e
-    if [[ -n $mvn_pid ]] && kill -0 "$mvn_pid" 2>/dev/null; then
-        kill -TERM "$mvn_pid"
-        for ((i = 0; i < 90; i++)); do kill -0 "$mvn_pid" 2>/dev/null || break; sleep 1; done
-    fi
+    stop_run_server
     [[ -n $sink_pid ]] && kill "$sink_pid" 2>/dev/null
-    [[ $KEEP == 0 ]] && { say "emptying the tables (KEEP=0)"; empty_tables; }
-    sink_pid="" mvn_pid=""
+    [[ $KEEP == 0 ]] && { say "emptying the tables (KEEP=0)"; empty_queue_tables; }
+    sink_pid=""
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 say "emptying the queue's tables in schema mailqueue"
-empty_tables
+empty_queue_tables
 sink_user=()
 (( EUID == 0 )) && sink_user=(-u postfix)
 smtp-sink -c "${sink_user[@]}" 127.0.0.1:$SINK_PORT 1000 > "$out/smtp-sink.log" 2>&1 &
 sink_pid=$!
 say "starting the server: mvn -P run,postgresql (log: $out/server.log)"
-( cd "$repo" && exec mvn -P run,postgresql -DskipTests package -Dliberty.var.mailqueue.smtp.host=127.0.0.1 \
+start_run_server "$out/server.log" -Dliberty.var.mailqueue.smtp.host=127.0.0.1 \
     -Dliberty.var.mailqueue.smtp.port=$SINK_PORT -Dliberty.var.mailqueue.security.allowed-from.sender=@mailqueue.test
-) > "$out/server.log" 2>&1 &
-mvn_pid=$!
-for ((i = 0; ; i++)); do
-    [[ $(curl -s -u sender:sender -o /dev/null -w '%{content_type}' "http://localhost:$HTTP_PORT/api/mails/0") == application/problem+json* ]] && break
-    kill -0 "$mvn_pid" 2>/dev/null || { tail -40 "$out/server.log"; die "the server build or start failed"; }
-    (( i < 400 )) || die "the REST API did not come up"
-    sleep 1
-done
 liberty_pid=$(ss -ltnpH "sport = :$HTTP_PORT" | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2)
-say "server up after ${i} s (Liberty pid $liberty_pid)"
+say "Liberty pid $liberty_pid"
 
 results=$out/results.properties
 client() {

@@ -32,8 +32,8 @@ batch=(curl -sk -u admin:admin -H 'Accept: application/json')
 
 say() { printf 'retention.sh: %s\n' "$*"; }
 die() { printf 'retention.sh: ERROR: %s\n' "$*" >&2; exit 1; }
-port_busy() { ss -ltnH "sport = :$1" | grep -q .; }
 sql() { "${psql_cmd[@]}" -Atc "$1"; }
+source "$here/run-server.sh"
 
 [[ $FINISHED =~ ^[0-9]+$ && $DAYS =~ ^[0-9]+$ && $CONTENT_DAYS =~ ^[0-9]+$ ]] || die "counts and days must be numbers"
 (( CONTENT_DAYS < DAYS && DAYS < 90 )) || die "need CONTENT_DAYS < DAYS < 90 (the history spans 90 days)"
@@ -43,41 +43,20 @@ for port in $HTTP_PORT $HTTPS_PORT 3025; do ! port_busy "$port" || die "port $po
 mkdir -p "$out"
 say "output in $out"
 
-mvn_pid=""
 cleanup() {
     set +e
-    if [[ -n $mvn_pid ]] && kill -0 "$mvn_pid" 2>/dev/null; then
-        kill -TERM "$mvn_pid"
-        for ((i = 0; i < 90; i++)); do kill -0 "$mvn_pid" 2>/dev/null || break; sleep 1; done
-    fi
-    if [[ $KEEP == 0 ]]; then
-        say "emptying the tables (KEEP=0)"
-        "${psql_cmd[@]}" -c 'TRUNCATE mailqueue.mail_message, mailqueue.mail_attempt, mailqueue.webhook_delivery CASCADE' \
-            -c 'UPDATE mailqueue.mail_status_count SET mails = 0'
-    fi
-    mvn_pid=""
+    stop_run_server
+    [[ $KEEP == 0 ]] && { say "emptying the tables (KEEP=0)"; empty_queue_tables; }
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 say "starting the server: mvn -P run,postgresql, retention $DAYS days, content $CONTENT_DAYS (log: $out/server.log)"
-( cd "$repo" && exec mvn -P run,postgresql -DskipTests package -Dliberty.var.mailqueue.retention.days="$DAYS" \
-    -Dliberty.var.mailqueue.retention.content-days="$CONTENT_DAYS" \
-    -Dliberty.var.mailqueue.retention.schedule='0 0 0 1 1 *'
-) > "$out/server.log" 2>&1 &
-mvn_pid=$!
-for ((i = 0; ; i++)); do
-    [[ $(curl -s -u sender:sender -o /dev/null -w '%{content_type}' "http://localhost:$HTTP_PORT/api/mails/0") == application/problem+json* ]] && break
-    kill -0 "$mvn_pid" 2>/dev/null || { tail -40 "$out/server.log"; die "the server build or start failed"; }
-    (( i < 400 )) || die "the REST API did not come up"
-    sleep 1
-done
-say "server up after ${i} s"
+start_run_server "$out/server.log" -Dliberty.var.mailqueue.retention.days="$DAYS" \
+    -Dliberty.var.mailqueue.retention.content-days="$CONTENT_DAYS" -Dliberty.var.mailqueue.retention.schedule='0 0 0 1 1 *'
 
 say "emptying the queue's tables, then filling $FINISHED finished mails of the past 90 days (history-fill.sql)"
-"${psql_cmd[@]}" -c 'TRUNCATE mailqueue.mail_message, mailqueue.mail_attempt, mailqueue.webhook_delivery CASCADE' \
-    -c 'UPDATE mailqueue.mail_status_count SET mails = 0' \
-    -c "UPDATE mailqueue.retention_mark SET reached = '1970-01-01 00:00:00'"
+empty_queue_tables
 fill_start=$(date +%s)
 "${psql_cmd[@]}" -v finished="$FINISHED" -v queued=0 -v chunk="$CHUNK" -f "$here/history-fill.sql" > "$out/fill.log" 2>&1 \
     || { cat "$out/fill.log"; die "the fill failed"; }
@@ -95,8 +74,9 @@ mails_before=$(sql "SELECT count(*) FROM mailqueue.mail_message")
 say "mails $mails_before; older than $DAYS days (to delete) $to_delete; $CONTENT_DAYS to $DAYS days (content to remove) $to_empty"
 
 say "starting mail-retention through the batch REST API"
+job_start=$(sql "SELECT (now() AT TIME ZONE 'UTC')::text") # the job's cutoffs are this, or a little later, less the days
 instance=$("${batch[@]}" -X POST -H 'Content-Type: application/json' \
-    -d '{"applicationName":"mailqueue","moduleName":"mailqueue-ejb.jar","jobXMLName":"mail-retention"}' \
+    -d '{"applicationName":"mailqueue","moduleName":"mailqueue-ejb.jar","componentName":"RetentionScheduler","jobXMLName":"mail-retention"}' \
     "https://localhost:$HTTPS_PORT/ibm/api/batch/jobinstances" | tee "$out/instance.json" | jq -r .instanceId)
 [[ $instance =~ ^[0-9]+$ ]] || { cat "$out/instance.json"; die "the job did not start"; }
 started=$(date +%s.%N)
@@ -112,7 +92,15 @@ execution=$(jq -r '.[0].executionId' "$out/executions.json")
 exit_status=$(jq -r '.[0].exitStatus' "$out/executions.json")
 "${batch[@]}" "https://localhost:$HTTPS_PORT/ibm/api/batch/jobexecutions/$execution/stepexecutions" > "$out/steps.json"
 
-left_old=$(sql "SELECT count(*) FROM mailqueue.mail_message WHERE created_at < $due - interval '$((DAYS + 1)) days'")
+# Counted again with the same conditions, as of the job's start: none may be left (its cutoffs are a little later, so it
+# may take a few more than were counted before it started).
+left_old=$(sql "SELECT count(*) FROM mailqueue.mail_state s JOIN mailqueue.mail_message m ON m.id = s.mail_id
+    WHERE s.status IN ('SENT','FAILED','CANCELLED','EXPIRED','SUPPRESSED')
+    AND s.finished_at < '$job_start'::timestamp - interval '$DAYS days'
+    AND m.created_at < '$job_start'::timestamp - interval '$DAYS days'")
+left_full=$(sql "SELECT count(*) FROM mailqueue.mail_state s JOIN mailqueue.mail_message m ON m.id = s.mail_id
+    WHERE s.status IN ('SENT','FAILED','CANCELLED','EXPIRED','SUPPRESSED') AND m.content_removed_at IS NULL
+    AND s.finished_at < '$job_start'::timestamp - interval '$CONTENT_DAYS days'")
 emptied=$(sql "SELECT count(*) FROM mailqueue.mail_message WHERE content_removed_at IS NOT NULL
     AND text_body IS NULL AND html_body IS NULL")
 mails_after=$(sql "SELECT count(*) FROM mailqueue.mail_message")
@@ -123,14 +111,15 @@ mails_after=$(sql "SELECT count(*) FROM mailqueue.mail_message")
     echo "history             $FINISHED finished mails over 90 days ($(( FINISHED / 90 )) a day); retention $DAYS days, content $CONTENT_DAYS"
     echo "machine             $(nproc) x $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
     echo "job                 execution $execution $status, exit status $exit_status, ${wall%.*} s from start to end (polled each second)"
-    echo "checked with SQL    mails $mails_before -> $mails_after: $(( mails_before - mails_after )) deleted (expected $to_delete);"
-    echo "                    $emptied without content (expected $to_empty); mails a day older than the cutoff left: $left_old"
-    jq -r '.[] | [.stepName, .batchStatus, .exitStatus, .startTime, .endTime] | @tsv' "$out/steps.json" |
+    echo "checked with SQL    mails $mails_before -> $mails_after: $(( mails_before - mails_after )) deleted (counted before: $to_delete);"
+    echo "                    $emptied without content (counted before: $to_empty); left behind, as of the job's start:"
+    echo "                    $left_old mails to delete, $left_full mails with content"
+    jq -r '.[] | select(.stepName != null) | [.stepName, .batchStatus, .exitStatus, .startTime, .endTime] | @tsv' "$out/steps.json" |
     while IFS=$'\t' read -r step st ex from to; do
         secs=$(( $(date -d "$to" +%s%3N) - $(date -d "$from" +%s%3N) ))
         n=$(grep -o '[0-9]*' <<< "${ex%%,*}" | head -1)
         [[ -n $n && $n -gt 0 ]] && rate=$(( n * 1000 / (secs > 0 ? secs : 1) )) || rate=0
-        printf 'step %-22s %-9s %-36s %8.1f s  %7s mails/s  %5.2f%% of a day\n' "$step" "$st" "$ex" \
+        printf 'step %-22s %-9s %-36s %8.1f s  %7s mails/s  %7.4f%% of a day\n' "$step" "$st" "$ex" \
             "$(echo "$secs / 1000" | bc -l)" "$rate" "$(echo "$secs / 864000" | bc -l)"
     done
 } | tee "$out/summary.txt"

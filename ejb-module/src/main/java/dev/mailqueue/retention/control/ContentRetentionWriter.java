@@ -34,33 +34,23 @@ public class ContentRetentionWriter extends AbstractItemWriter {
     @Inject
     ContentStore store;
 
-    private long committed;
-    private long pending;
+    private final ChunkTally tally = new ChunkTally();
     private boolean wrote;
 
     @Override
     public void writeItems(List<Object> items) {
         wrote = true;
-        committed += pending; // the previous chunk committed, or this step would have ended
-        pending = 0;
         List<Long> ids = items.stream().map(Long.class::cast).toList();
-        pending = store.remove(ids, (Instant) step.getTransientUserData(), Instant.now());
+        tally.chunk(store.remove(ids, (Instant) step.getTransientUserData(), Instant.now()));
     }
 
     @Override
     public void close() {
-        String status;
-        if (step.getException() == null) {
-            committed += pending;
-            status = "CONTENT_REMOVED=" + committed;
-        } else {
-            status = "CONTENT_REMOVED=" + committed + ",UNCONFIRMED=" + pending;
-        }
+        String status = tally.status("CONTENT_REMOVED", step.getException() != null);
         step.setExitStatus(status);
         if (wrote || step.getException() != null) {
             job.setExitStatus(job.getExitStatus() == null ? status : job.getExitStatus() + "," + status);
-            String logged = status;
-            LOG.info(() -> "mail retention (execution " + job.getExecutionId() + "): " + logged);
+            LOG.info(() -> "mail retention (execution " + job.getExecutionId() + "): " + status);
         }
     }
 }

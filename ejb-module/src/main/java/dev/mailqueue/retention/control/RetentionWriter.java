@@ -34,29 +34,19 @@ public class RetentionWriter extends AbstractItemWriter {
     @Inject
     OperatorStore store;
 
-    private long committed;
-    private long pending;
+    private final ChunkTally tally = new ChunkTally();
 
     @Override
     public void writeItems(List<Object> items) {
-        committed += pending; // the previous chunk committed, or this step would have ended
-        pending = 0;
         List<Long> ids = items.stream().map(Long.class::cast).toList();
-        pending = store.deleteFinished(ids, (Instant) step.getTransientUserData());
+        tally.chunk(store.deleteFinished(ids, (Instant) step.getTransientUserData()));
     }
 
     @Override
     public void close() {
-        String status;
-        if (step.getException() == null) {
-            committed += pending;
-            status = "DELETED=" + committed;
-        } else {
-            status = "DELETED=" + committed + ",UNCONFIRMED=" + pending;
-        }
+        String status = tally.status("DELETED", step.getException() != null);
         step.setExitStatus(status);
         job.setExitStatus(status);
-        String logged = status;
-        LOG.info(() -> "mail retention (execution " + job.getExecutionId() + "): " + logged);
+        LOG.info(() -> "mail retention (execution " + job.getExecutionId() + "): " + status);
     }
 }

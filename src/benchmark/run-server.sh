@@ -1,0 +1,46 @@
+# Sourced by the benchmarks that run the queue's run server on PostgreSQL (history.sh, retention.sh), after they define
+# say, die, repo and psql_cmd. Sets mvn_pid while the server runs.
+mvn_pid=""
+
+port_busy() { ss -ltnH "sport = :$1" | grep -q .; }
+
+# start_run_server LOG [MAVEN ARGS...]: mvn -P run,postgresql package in the repository, with the arguments (e.g.
+# -Dliberty.var.<setting>=<value>), its output to LOG; returns once the REST API answers (a sender's GET of mail 0 is
+# problem details); dies when the build or the start fails or the API is not up in 400 s.
+start_run_server() {
+    local log=$1 i
+    shift
+    ( cd "$repo" && exec mvn -P run,postgresql -DskipTests package "$@" ) > "$log" 2>&1 &
+    mvn_pid=$!
+    for ((i = 0; ; i++)); do
+        [[ $(curl -s -u sender:sender -o /dev/null -w '%{content_type}' "http://localhost:9080/api/mails/0") == application/problem+json* ]] && break
+        kill -0 "$mvn_pid" 2>/dev/null || { tail -40 "$log"; die "the server build or start failed"; }
+        (( i < 400 )) || die "the REST API did not come up"
+        sleep 1
+    done
+    say "server up after ${i} s"
+}
+
+# stop_run_server: SIGTERM to Maven, which stops Liberty; waits for it up to 90 s.
+stop_run_server() {
+    local i
+    if [[ -n $mvn_pid ]] && kill -0 "$mvn_pid" 2>/dev/null; then
+        kill -TERM "$mvn_pid"
+        for ((i = 0; i < 90; i++)); do kill -0 "$mvn_pid" 2>/dev/null || break; sleep 1; done
+    fi
+    mvn_pid=""
+}
+
+# empty_queue_tables: every mail, its log and what is derived from them, in schema mailqueue (when it exists).
+empty_queue_tables() {
+    [[ $("${psql_cmd[@]}" -Atc "SELECT to_regclass('mailqueue.mail_status_count') IS NOT NULL") == t ]] || return 0
+    "${psql_cmd[@]}" -c 'TRUNCATE mailqueue.mail_message, mailqueue.mail_attempt, mailqueue.webhook_delivery CASCADE' \
+        -c 'UPDATE mailqueue.mail_status_count SET mails = 0'
+    if [[ $("${psql_cmd[@]}" -Atc "SELECT to_regclass('mailqueue.mail_log_hour') IS NOT NULL") == t ]]; then
+        "${psql_cmd[@]}" -c 'TRUNCATE mailqueue.mail_log_hour' \
+            -c "UPDATE mailqueue.mail_log_hour_mark SET counted_until = '1970-01-01 00:00:00'"
+    fi
+    if [[ $("${psql_cmd[@]}" -Atc "SELECT to_regclass('mailqueue.retention_mark') IS NOT NULL") == t ]]; then
+        "${psql_cmd[@]}" -c "UPDATE mailqueue.retention_mark SET reached = '1970-01-01 00:00:00'"
+    fi
+}
