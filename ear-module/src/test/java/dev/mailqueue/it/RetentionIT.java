@@ -63,9 +63,9 @@ class RetentionIT extends QueueServerIT {
                 List<String> completed = executions.stream()
                         .filter(line -> line.matches("\\d+ COMPLETED DELETED=\\d+(,CONTENT_REMOVED=\\d+)?")).toList();
                 assertThat(completed.stream().mapToInt(line -> count(line, "DELETED")).sum())
-                        .as("mails deleted, from the exit status of %s", completed).isEqualTo(5);
+                        .as("mails deleted, from the exit status of %s (of all: %s)", completed, executions).isEqualTo(5);
                 assertThat(completed.stream().mapToInt(line -> count(line, "CONTENT_REMOVED")).sum())
-                        .as("mails whose content went, from the exit status of %s", completed).isEqualTo(1);
+                        .as("mails whose content went, from the exit status of %s (of all: %s)", completed, executions).isEqualTo(1);
             });
 
             long emptied = ids.get(5); // final, 14 days: older than the 13 days content is kept
