@@ -277,7 +277,9 @@ async function showOverview() {
         document.getElementById('depth').replaceChildren(
             ...Object.entries(stats.countsByStatus).map(([status, count]) => el('li', {class: 'tile status-' + status},
                 el('span', {class: 'label'}, status),
-                el('a', {href: '#/mails?status=' + status, id: 'count-' + status, class: 'count'}, String(count)))),
+                // Mail out of the queue newest finished first: the order the log's status index serves at any size
+                el('a', {href: '#/mails?status=' + status + (UNSETTLED.includes(status) ? '' : '&sort=finishedAt,desc'),
+                    id: 'count-' + status, class: 'count'}, String(count)))),
             el('li', {class: 'tile'}, el('span', {class: 'label'}, 'oldest queued'),
                 el('span', {class: 'count', id: 'oldest-queued'}, age(stats.oldestQueuedSeconds))));
         document.getElementById('paused-campaigns').textContent = stats.pausedCampaigns && stats.pausedCampaigns.length

@@ -23,7 +23,9 @@ public interface MailAdmin {
      * @param page   page number, from 0
      * @param size   page size, 1 to {@link #MAX_PAGE_SIZE}
      * @param sort   {@code field} or {@code field,asc|desc}; fields: id, createdAt, status, priority,
-     *               notBefore, sentAt, lastAttemptAt; null means {@code id,desc} (newest first)
+     *               notBefore, sentAt, lastAttemptAt, finishedAt; null means {@code id,desc} (newest first).
+     *               Statuses out of the queue and no other criterion, sorted by finishedAt, are read in that order
+     *               from the log's status index, at a cost that does not grow with the history
      * @return the page, mails without their attempt logs
      * @throws InvalidFilterException when page, size or sort is out of range, naming the field
      */

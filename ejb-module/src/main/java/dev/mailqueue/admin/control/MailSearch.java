@@ -39,17 +39,19 @@ import java.util.Set;
  * a whitelisted attribute, then by id, so pages are stable while rows are added. A page reads the state
  * ({@link MailState}) of its mails only; the count reads it only when a criterion is on it (a status, an error
  * text). Sorting by an attribute of the state (status, notBefore, sentAt, lastAttemptAt) orders every mail the
- * filter matches by a value the view computes: no index serves it.
+ * filter matches by a value the view computes: no index serves it. The exception: mails of statuses out of the
+ * queue and no other criterion, sorted by {@code finishedAt}, which the log's status index serves in that order
+ * ({@link FinishedOrder}): the console's FAILED page.
  */
 public final class MailSearch {
 
     /** Attributes a search may sort by. */
     static final Set<String> SORTABLE = Set.of("id", "createdAt", "status", "priority", "notBefore", "sentAt",
-            "lastAttemptAt");
+            "lastAttemptAt", "finishedAt");
 
     /** The sortable attributes that are the state's, by the name a search knows them by: the {@link MailState}'s. */
     private static final Map<String, String> SORTABLE_STATE = Map.of("status", "status", "notBefore", "dueAt",
-            "sentAt", "sentAt", "lastAttemptAt", "lastAttemptAt");
+            "sentAt", "sentAt", "lastAttemptAt", "lastAttemptAt", "finishedAt", "finishedAt");
 
     /** The JPA hint for a query's timeout, in ms (Jakarta Persistence 3.1 §3.11.2). */
     static final String TIMEOUT_HINT = "jakarta.persistence.query.timeout";
@@ -109,6 +111,25 @@ public final class MailSearch {
         }
         FilterRules.check(filter);
 
+        MailFilter matching = filter;
+        int offset = Math.multiplyExact(page, size);
+        try {
+            if (field.equals("finishedAt") && FinishedOrder.serves(filter)) {
+                // The page's ids from the log's status index, in order; then their summaries, as any search reads them.
+                List<Long> ids = FinishedOrder.ids(em, Set.copyOf(filter.getStatuses()), ascending, offset, size,
+                        q -> limited(q, timeoutMillis));
+                if (ids.isEmpty()) {
+                    return new MailPage(List.of(), total(em, filter, timeoutMillis), page, size);
+                }
+                matching = new MailFilter().withIds(ids.toArray(Long[]::new));
+                offset = 0;
+            }
+        } catch (PersistenceException e) {
+            if (timeoutMillis > 0 && stoppedAtTimeout(e)) {
+                throw new SearchTimeoutException(filter, timeoutMillis);
+            }
+            throw e;
+        }
         CriteriaBuilder cb = em.getCriteriaBuilder();
         CriteriaQuery<Tuple> select = cb.createTupleQuery();
         MailCriteria.Roots roots = new MailCriteria.Roots(select);
@@ -124,10 +145,10 @@ public final class MailSearch {
         if (!field.equals("id")) {
             order.add(ascending ? cb.asc(mail.get("id")) : cb.desc(mail.get("id")));
         }
-        select.multiselect(columns).where(MailCriteria.of(cb, roots, filter, null)).orderBy(order);
+        select.multiselect(columns).where(MailCriteria.of(cb, roots, matching, null)).orderBy(order);
         try {
             List<MailView> mails = limited(em.createQuery(select), timeoutMillis)
-                    .setFirstResult(Math.multiplyExact(page, size)).setMaxResults(size)
+                    .setFirstResult(offset).setMaxResults(size)
                     .getResultStream().map(MailViews::summary).toList();
             return new MailPage(mails, total(em, filter, timeoutMillis), page, size);
         } catch (PersistenceException e) {
