@@ -51,6 +51,21 @@ final class FinishedOrder {
     }
 
     /**
+     * The page's limits are in the statement (SQL:2008 {@code OFFSET ... ROWS FETCH NEXT ... ROWS ONLY}, which Derby,
+     * PostgreSQL and MariaDB 10.6+ take), not set through JPA: EclipseLink applies a native query's first result and
+     * max results in JDBC, so PostgreSQL would plan for every row instead of the first few.
+     *
+     * @param statuses  the statuses, none live
+     * @param ascending oldest first, or newest first
+     * @param offset    rows to skip, 0 or more
+     * @param size      rows of the page, 1 or more
+     * @return the statement that lists the ids of the page's mails in its order
+     */
+    static String page(Set<MailStatus> statuses, boolean ascending, int offset, int size) {
+        return sql(statuses, ascending) + " OFFSET " + offset + " ROWS FETCH NEXT " + size + " ROWS ONLY";
+    }
+
+    /**
      * @param em        the persistence context
      * @param statuses  the statuses, none live ({@link #serves})
      * @param ascending oldest first, or newest first
@@ -61,9 +76,9 @@ final class FinishedOrder {
      */
     static List<Long> ids(EntityManager em, Set<MailStatus> statuses, boolean ascending, int offset, int size,
                           java.util.function.UnaryOperator<Query> limited) {
-        Query query = em.createNativeQuery(sql(statuses, ascending));
+        Query query = em.createNativeQuery(page(statuses, ascending, offset, size));
         @SuppressWarnings("unchecked")
-        List<Object> rows = limited.apply(query).setFirstResult(offset).setMaxResults(size).getResultList();
+        List<Object> rows = limited.apply(query).getResultList();
         return rows.stream().map(r -> ((Number) r).longValue()).toList();
     }
 }

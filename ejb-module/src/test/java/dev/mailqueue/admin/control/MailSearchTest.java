@@ -256,7 +256,7 @@ class MailSearchTest {
         db.update("ANALYZE MAIL_MESSAGE");
         db.update("ANALYZE MAIL_ATTEMPT");
         db.update("ANALYZE MAIL_QUEUE");
-        String page = FinishedOrder.sql(java.util.Set.of(MailStatus.FAILED), false) + " LIMIT 20";
+        String page = FinishedOrder.page(java.util.Set.of(MailStatus.FAILED), false, 0, 20); // as the search runs it
 
         long[] read = db.inTransaction(() -> {
             try (java.sql.Connection c = db.dataSource().getConnection(); java.sql.Statement s = c.createStatement()) {
