@@ -44,9 +44,7 @@ final class FinishedOrder {
         String direction = ascending ? "ASC" : "DESC";
         return "SELECT a.MAIL_ID FROM MAIL_ATTEMPT a WHERE a.MAIL_STATUS IN ("
                 + MailLifecycle.literals(EnumSet.copyOf(statuses)) + ") AND a.MAIL_ID IS NOT NULL"
-                + " AND NOT EXISTS (SELECT 1 FROM MAIL_ATTEMPT b WHERE b.MAIL_ID = a.MAIL_ID AND b.ID > a.ID"
-                + " AND b.MAIL_STATUS IS NOT NULL)"
-                + " AND NOT EXISTS (SELECT 1 FROM MAIL_QUEUE q WHERE q.MAIL_ID = a.MAIL_ID)"
+                + " AND " + MailLifecycle.LATEST_STATUS_OUT_OF_QUEUE
                 + " ORDER BY a.FINISHED_AT " + direction + ", a.MAIL_ID " + direction;
     }
 

@@ -9,6 +9,7 @@ import dev.mailqueue.api.MailPage;
 import dev.mailqueue.api.MailView;
 import dev.mailqueue.api.SearchTimeoutException;
 import dev.mailqueue.api.MailStatus;
+import dev.mailqueue.queue.control.MailLifecycle;
 import dev.mailqueue.queue.entity.AddressLists;
 import dev.mailqueue.queue.entity.MailMessage;
 import dev.mailqueue.queue.entity.MailState;
@@ -29,6 +30,7 @@ import java.sql.SQLException;
 import java.sql.SQLTimeoutException;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -111,24 +113,30 @@ public final class MailSearch {
         }
         FilterRules.check(filter);
 
-        MailFilter matching = filter;
-        int offset = Math.multiplyExact(page, size);
         try {
-            if (field.equals("finishedAt") && FinishedOrder.serves(filter)) {
-                // The page's ids from the log's status index, in order; then their summaries, as any search reads them.
-                List<Long> ids = FinishedOrder.ids(em, Set.copyOf(filter.getStatuses()), ascending, offset, size,
-                        q -> limited(q, timeoutMillis));
-                if (ids.isEmpty()) {
-                    return new MailPage(List.of(), total(em, filter, timeoutMillis), page, size);
-                }
-                matching = new MailFilter().withIds(ids.toArray(Long[]::new));
-                offset = 0;
-            }
+            return read(em, filter, field, ascending, page, size, timeoutMillis);
         } catch (PersistenceException e) {
             if (timeoutMillis > 0 && stoppedAtTimeout(e)) {
                 throw new SearchTimeoutException(filter, timeoutMillis);
             }
             throw e;
+        }
+    }
+
+    /** The page of a search whose page, size and sort were checked; see {@link #page}. */
+    private static MailPage read(EntityManager em, MailFilter filter, String field, boolean ascending, int page,
+                                 int size, long timeoutMillis) {
+        MailFilter matching = filter;
+        int offset = Math.multiplyExact(page, size);
+        if (field.equals("finishedAt") && FinishedOrder.serves(filter)) {
+            // The page's ids from the log's status index, in order; then their summaries, as any search reads them.
+            List<Long> ids = FinishedOrder.ids(em, Set.copyOf(filter.getStatuses()), ascending, offset, size,
+                    q -> limited(q, timeoutMillis));
+            if (ids.isEmpty()) {
+                return new MailPage(List.of(), total(em, filter, timeoutMillis), page, size);
+            }
+            matching = new MailFilter().withIds(ids.toArray(Long[]::new));
+            offset = 0;
         }
         CriteriaBuilder cb = em.getCriteriaBuilder();
         CriteriaQuery<Tuple> select = cb.createTupleQuery();
@@ -146,17 +154,10 @@ public final class MailSearch {
             order.add(ascending ? cb.asc(mail.get("id")) : cb.desc(mail.get("id")));
         }
         select.multiselect(columns).where(MailCriteria.of(cb, roots, matching, null)).orderBy(order);
-        try {
-            List<MailView> mails = limited(em.createQuery(select), timeoutMillis)
-                    .setFirstResult(offset).setMaxResults(size)
-                    .getResultStream().map(MailViews::summary).toList();
-            return new MailPage(mails, total(em, filter, timeoutMillis), page, size);
-        } catch (PersistenceException e) {
-            if (timeoutMillis > 0 && stoppedAtTimeout(e)) {
-                throw new SearchTimeoutException(filter, timeoutMillis);
-            }
-            throw e;
-        }
+        List<MailView> mails = limited(em.createQuery(select), timeoutMillis)
+                .setFirstResult(offset).setMaxResults(size)
+                .getResultStream().map(MailViews::summary).toList();
+        return new MailPage(mails, total(em, filter, timeoutMillis), page, size);
     }
 
     /** @return the query, with the JPA timeout hint in ms rounded up to whole seconds, when there is a limit */
@@ -184,14 +185,17 @@ public final class MailSearch {
 
     /**
      * @return how many mails the filter matches: for no criterion or statuses alone, the sum of those statuses'
-     *         counts ({@link StatisticsReader#countsByStatus}, the same at any size of history); else a count of the
-     *         matching rows
+     *         counts ({@link StatisticsReader#countsByStatus}, the same at any size of history; without counting the
+     *         queue's rows when no status is live); else a count of the matching rows
      */
     static long total(EntityManager em, MailFilter filter, long timeoutMillis) {
         if (filter.onlyStatuses()) {
-            Map<MailStatus, Long> counts = StatisticsReader.countsByStatus(em);
-            return (filter.getStatuses().isEmpty() ? counts.keySet() : Set.copyOf(filter.getStatuses())).stream()
-                    .mapToLong(counts::get).sum();
+            Set<MailStatus> statuses = filter.getStatuses().isEmpty() ? EnumSet.allOf(MailStatus.class)
+                    : EnumSet.copyOf(filter.getStatuses());
+            // Statuses of mails out of the queue only (the FAILED page): their kept counts, without counting the queue.
+            Map<MailStatus, Long> counts = statuses.stream().anyMatch(MailLifecycle.LIVE::contains)
+                    ? StatisticsReader.countsByStatus(em) : StatisticsReader.keptCounts(em);
+            return statuses.stream().mapToLong(s -> counts.getOrDefault(s, 0L)).sum();
         }
         CriteriaBuilder cb = em.getCriteriaBuilder();
         CriteriaQuery<Long> count = cb.createQuery(Long.class);

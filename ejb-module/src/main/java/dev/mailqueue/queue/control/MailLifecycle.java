@@ -119,4 +119,15 @@ public final class MailLifecycle {
     public static String literals(Set<MailStatus> statuses) {
         return statuses.stream().sorted().map(s -> "'" + s.name() + "'").collect(Collectors.joining(", "));
     }
+
+    /**
+     * The condition, on a log row aliased {@code a} ({@code MAIL_ATTEMPT a}), that it is its mail's latest row that
+     * records a status and that the mail is out of the queue: how the view {@code MAIL_STATE} tells the status of a
+     * mail out of the queue, written so that a statement reading the log's status index need not work out every
+     * mail's state. Shared by every statement that reads finished mails from the log (retention, the search by
+     * finish time), so they agree on which mails are finished and in which status.
+     */
+    public static final String LATEST_STATUS_OUT_OF_QUEUE = "NOT EXISTS (SELECT 1 FROM MAIL_ATTEMPT b"
+            + " WHERE b.MAIL_ID = a.MAIL_ID AND b.ID > a.ID AND b.MAIL_STATUS IS NOT NULL)"
+            + " AND NOT EXISTS (SELECT 1 FROM MAIL_QUEUE q WHERE q.MAIL_ID = a.MAIL_ID)";
 }

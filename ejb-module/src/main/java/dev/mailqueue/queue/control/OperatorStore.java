@@ -414,10 +414,7 @@ public class OperatorStore {
     static final String FINISHED_BEFORE = "SELECT a.MAIL_ID FROM MAIL_ATTEMPT a JOIN MAIL_MESSAGE m ON m.ID = a.MAIL_ID"
             + " WHERE a.MAIL_STATUS IN (" + MailLifecycle.literals(MailLifecycle.RETAINED_UNTIL_CUTOFF) + ")"
             + " AND a.FINISHED_AT < ? AND m.CREATED_AT < ?"
-            // the mail's latest row that records a status (as MAIL_STATE reads it), and the mail out of the queue
-            + " AND NOT EXISTS (SELECT 1 FROM MAIL_ATTEMPT b WHERE b.MAIL_ID = a.MAIL_ID AND b.ID > a.ID"
-            + " AND b.MAIL_STATUS IS NOT NULL)"
-            + " AND NOT EXISTS (SELECT 1 FROM MAIL_QUEUE q WHERE q.MAIL_ID = a.MAIL_ID)";
+            + " AND " + MailLifecycle.LATEST_STATUS_OUT_OF_QUEUE;
 
     /**
      * @param cutoff  mails whose last moment is before this may go
