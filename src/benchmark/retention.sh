@@ -38,30 +38,13 @@ source "$here/run-server.sh"
 [[ $FINISHED =~ ^[0-9]+$ && $DAYS =~ ^[0-9]+$ && $CONTENT_DAYS =~ ^[0-9]+$ ]] || die "counts and days must be numbers"
 (( CONTENT_DAYS < DAYS && DAYS < 90 )) || die "need CONTENT_DAYS < DAYS < 90 (the history spans 90 days)"
 for tool in psql mvn java ss curl jq; do command -v "$tool" >/dev/null || die "$tool not found"; done
-sql 'SELECT 1' >/dev/null || die "PostgreSQL on 127.0.0.1:5432 (database test, user postgres) not reachable"
-for port in $HTTP_PORT $HTTPS_PORT 3025; do ! port_busy "$port" || die "port $port is in use"; done
-mkdir -p "$out"
-say "output in $out"
-
-cleanup() {
-    set +e
-    stop_run_server
-    [[ $KEEP == 0 ]] && { say "emptying the tables (KEEP=0)"; empty_queue_tables; }
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+bench_ready "$out" $HTTP_PORT $HTTPS_PORT 3025
 
 say "starting the server: mvn -P run,postgresql, retention $DAYS days, content $CONTENT_DAYS (log: $out/server.log)"
 start_run_server "$out/server.log" -Dliberty.var.mailqueue.retention.days="$DAYS" \
     -Dliberty.var.mailqueue.retention.content-days="$CONTENT_DAYS" -Dliberty.var.mailqueue.retention.schedule='0 0 0 1 1 *'
 
-say "emptying the queue's tables, then filling $FINISHED finished mails of the past 90 days (history-fill.sql)"
-empty_queue_tables
-fill_start=$(date +%s)
-"${psql_cmd[@]}" -v finished="$FINISHED" -v queued=0 -v chunk="$CHUNK" -f "$here/history-fill.sql" > "$out/fill.log" 2>&1 \
-    || { cat "$out/fill.log"; die "the fill failed"; }
-"${psql_cmd[@]}" -c 'VACUUM ANALYZE mailqueue.mail_message, mailqueue.mail_attempt, mailqueue.mail_recipient, mailqueue.mail_queue'
-say "filled and analysed in $(( $(date +%s) - fill_start )) s"
+fill_history "$FINISHED" "$CHUNK" "$out/fill.log"
 
 # What the job should do, counted from the view of where each mail stands (not the job's own query).
 due="(now() AT TIME ZONE 'UTC')"

@@ -1,5 +1,5 @@
-# Sourced by the benchmarks that run the queue's run server on PostgreSQL (history.sh, retention.sh), after they define
-# say, die, repo and psql_cmd. Sets mvn_pid while the server runs.
+# Sourced by the benchmarks that run the queue's run server on PostgreSQL (history.sh, retention.sh, erasure.sh), after they define
+# say, die, here, repo and psql_cmd. Sets mvn_pid while the server runs.
 mvn_pid=""
 
 port_busy() { ss -ltnH "sport = :$1" | grep -q .; }
@@ -43,4 +43,36 @@ empty_queue_tables() {
     if [[ $("${psql_cmd[@]}" -Atc "SELECT to_regclass('mailqueue.retention_mark') IS NOT NULL") == t ]]; then
         "${psql_cmd[@]}" -c "UPDATE mailqueue.retention_mark SET reached = '1970-01-01 00:00:00'"
     fi
+}
+
+# bench_ready OUT PORTS...: dies unless PostgreSQL answers and the ports are free; makes OUT; on exit stops the run
+# server and, with KEEP=0, empties the queue's tables.
+bench_ready() {
+    local out=$1 port
+    shift
+    "${psql_cmd[@]}" -Atc 'SELECT 1' >/dev/null || die "PostgreSQL on 127.0.0.1:5432 (database test, user postgres) not reachable"
+    for port in "$@"; do ! port_busy "$port" || die "port $port is in use"; done
+    mkdir -p "$out"
+    say "output in $out"
+    trap bench_cleanup EXIT
+    trap 'exit 130' INT TERM
+}
+
+bench_cleanup() {
+    set +e
+    stop_run_server
+    [[ ${KEEP:-1} == 0 ]] && { say "emptying the tables (KEEP=0)"; empty_queue_tables; }
+}
+
+# fill_history FINISHED CHUNK LOG: empties the queue's tables and fills FINISHED finished mails of the past 90 days
+# with history-fill.sql (no queued ones), then VACUUM ANALYZE; the fill's output to LOG.
+fill_history() {
+    local finished=$1 chunk=$2 log=$3 start
+    say "emptying the queue's tables, then filling $finished finished mails of the past 90 days (history-fill.sql)"
+    empty_queue_tables
+    start=$(date +%s)
+    "${psql_cmd[@]}" -v finished="$finished" -v queued=0 -v chunk="$chunk" -f "$here/history-fill.sql" > "$log" 2>&1 \
+        || { cat "$log"; die "the fill failed"; }
+    "${psql_cmd[@]}" -c 'VACUUM ANALYZE mailqueue.mail_message, mailqueue.mail_attempt, mailqueue.mail_recipient, mailqueue.mail_queue'
+    say "filled and analysed in $(( $(date +%s) - start )) s"
 }

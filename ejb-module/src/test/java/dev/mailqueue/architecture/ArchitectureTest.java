@@ -43,7 +43,7 @@ class ArchitectureTest {
      * public API and the utilities every layer uses.
      */
     static final List<String> LAYERS = List.of(
-            "submission", "admin", "dispatch", "mail", "simulator", "bounce", "retention", "security", "webhook", "unsubscribe", "dkim", "template", "graph", "login", "ses",
+            "submission", "admin", "dispatch", "mail", "simulator", "bounce", "retention", "erasure", "security", "webhook", "unsubscribe", "dkim", "template", "graph", "login", "ses",
             "account", "metrics", "queue", "schema", "api", "mime", "address", "server", "budget", "settings", "log");
 
     /** The tables whose rows say where a mail is in its lifecycle; only the store writes them. */

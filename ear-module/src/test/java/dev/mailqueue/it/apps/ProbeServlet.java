@@ -50,6 +50,9 @@ import java.util.Set;
  *   <li>{@code GET ?op=digest[&exclude=id,id,...]}: one line per queue table, {@code TABLE rows sha256},
  *       the hash over every row's columns in key order, so a test can tell that a request changed nothing
  *       at all; the mails excluded (and their queue row, log, parts and recipients) are left out</li>
+ *   <li>{@code GET ?op=holding&address=}: one line {@code TABLE.COLUMN} per column of any table or view of the
+ *       queue's schema (the JDBC metadata's, so a table added later is read too) where some row holds the address
+ *       whole, in any case: character columns as text, binary ones (raw mail, attachments) as ISO-8859-1 bytes</li>
  *   <li>{@code GET ?op=busy}: the ids of the mails the dispatcher may touch within 15 minutes (free in the
  *       queue and due by then, or held by a claimer whose lease ends by then), comma separated</li>
  *   <li>{@code GET ?op=rate&account=}: the account's shared rate state: slowedLimit,dayCount (empty
@@ -94,6 +97,7 @@ public class ProbeServlet extends HttpServlet {
                 case "rate" -> rate(c, request.getParameter("account"), out);
                 case "digest" -> digest(c, request.getParameter("exclude"), out);
                 case "busy" -> out.print(busy(c));
+                case "holding" -> holding(c, request.getParameter("address"), out);
                 default -> response.setStatus(400);
             }
         } catch (SQLException e) {
@@ -526,5 +530,35 @@ public class ProbeServlet extends HttpServlet {
 
     private static long millis(Timestamp utcWallClock) {
         return utcWallClock.toLocalDateTime().toInstant(ZoneOffset.UTC).toEpochMilli();
+    }
+
+    private static void holding(Connection c, String address, PrintWriter out) throws SQLException {
+        java.util.regex.Pattern whole = java.util.regex.Pattern.compile("(?<![a-z0-9._%+-])"
+                + java.util.regex.Pattern.quote(address.toLowerCase(java.util.Locale.ROOT)) + "(?![a-z0-9-]|\\.[a-z0-9])");
+        java.sql.DatabaseMetaData meta = c.getMetaData();
+        String q = meta.getIdentifierQuoteString();
+        java.util.List<String[]> columns = new java.util.ArrayList<>();
+        try (ResultSet r = meta.getColumns(c.getCatalog(), c.getSchema(), "%", "%")) {
+            while (r.next()) {
+                columns.add(new String[]{r.getString("TABLE_NAME"), r.getString("COLUMN_NAME")});
+            }
+        }
+        for (String[] column : columns) {
+            try (Statement s = c.createStatement();
+                 ResultSet r = s.executeQuery("SELECT " + q + column[1] + q + " FROM " + q + column[0] + q)) {
+                int type = r.getMetaData().getColumnType(1);
+                boolean binary = type == Types.BLOB || type == Types.BINARY || type == Types.VARBINARY
+                        || type == Types.LONGVARBINARY;
+                while (r.next()) {
+                    byte[] bytes = binary ? r.getBytes(1) : null;
+                    String value = binary ? (bytes == null ? null
+                            : new String(bytes, java.nio.charset.StandardCharsets.ISO_8859_1)) : r.getString(1);
+                    if (value != null && whole.matcher(value.toLowerCase(java.util.Locale.ROOT)).find()) {
+                        out.println(column[0] + "." + column[1]);
+                        break;
+                    }
+                }
+            }
+        }
     }
 }

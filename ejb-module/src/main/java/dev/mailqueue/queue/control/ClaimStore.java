@@ -207,7 +207,7 @@ public class ClaimStore {
         }
         AccountFilter filter = accounts.pausing(Pauses.read(c));
         List<Long> ids = filter.claimsNothing() ? List.of() : strategy(d).leaseCapped(c, lease, claimNo, now, limit, filter);
-        return new Claim(ids.isEmpty() ? List.of() : ClaimedMailReader.read(c, d, ids, lease, now), takenBack, true);
+        return new Claim(ids.isEmpty() ? List.of() : ClaimedMailReader.read(c, d, ids, lease, now, tables.erasureKey()), takenBack, true);
     }
 
     /**

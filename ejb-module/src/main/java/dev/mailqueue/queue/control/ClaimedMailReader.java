@@ -78,10 +78,11 @@ final class ClaimedMailReader {
      * @param ids   the mails taken (and write-locked) by this transaction
      * @param lease the claimer
      * @param now   now
+     * @param erased the key of erased addresses on the suppression list, or null when erasure is not set up
      * @return the mails left to send, in send order
      */
-    static List<ClaimedMail> read(Connection c, DatabaseKind d, List<Long> ids, Lease lease, Instant now)
-            throws SQLException {
+    static List<ClaimedMail> read(Connection c, DatabaseKind d, List<Long> ids, Lease lease, Instant now,
+                                  ErasureKey erased) throws SQLException {
         List<Row> rows = new ArrayList<>(ids.size());
         boolean anySuppression = false;
         // By id only: this transaction has just taken (and write-locked) these rows.
@@ -116,7 +117,7 @@ final class ClaimedMailReader {
         rows.sort(SEND_ORDER);
         Map<Long, Map<String, RecipientStatus>> settled = StateReads.settledRecipients(c,
                 rows.stream().filter(Row::settledRows).map(Row::id).toList());
-        Set<Long> nobodyLeft = settleSuppressed(c, d, rows, settled, lease, now, anySuppression);
+        Set<Long> nobodyLeft = settleSuppressed(c, d, rows, settled, lease, now, anySuppression, erased);
         if (!nobodyLeft.isEmpty()) {
             rows.removeIf(row -> nobodyLeft.contains(row.id()));
         }
@@ -144,14 +145,15 @@ final class ClaimedMailReader {
      *
      * @param settled        the recipients settled before, per mail; the newly suppressed are added
      * @param anySuppression whether the suppression list holds anything at all
+     * @param erased         the key of erased addresses, or null
      * @return the mails that have no one left to send to
      */
     private static Set<Long> settleSuppressed(Connection c, DatabaseKind d, List<Row> rows,
                                               Map<Long, Map<String, RecipientStatus>> settled, Lease lease, Instant now,
-                                              boolean anySuppression) throws SQLException {
+                                              boolean anySuppression, ErasureKey erased) throws SQLException {
         Set<String> addresses = new LinkedHashSet<>();
         rows.forEach(row -> row.recipients().forEach(a -> addresses.add(Suppressed.normalise(a))));
-        Map<String, Set<String>> suppressed = Suppressed.scopes(c, addresses, anySuppression);
+        Map<String, Set<String>> suppressed = Suppressed.scopes(c, addresses, anySuppression, erased);
         if (suppressed.isEmpty()) {
             return Set.of();
         }

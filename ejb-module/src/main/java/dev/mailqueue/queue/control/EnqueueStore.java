@@ -87,7 +87,7 @@ public class EnqueueStore {
             DatabaseKind d = tables.kind(c);
             EnqueueIds.Allocation allocation = EnqueueIds.next(c, d, total);
             long[] ids = allocation.ids();
-            Map<String, Set<String>> suppressed = suppressedAmong(c, groups, allocation.anySuppression());
+            Map<String, Set<String>> suppressed = suppressedAmong(c, groups, allocation.anySuppression(), tables.erasureKey());
             List<List<Enqueued>> result = new ArrayList<>(groups.size());
             boolean anyParts = false;
             List<AttemptLog.Row> log = new ArrayList<>();
@@ -400,8 +400,8 @@ public class EnqueueStore {
      * @return the addresses (normalised as {@link Suppressed#normalise}) among the mails' recipients
      *         that are on the suppression list, each with the scopes it is suppressed in
      */
-    private static Map<String, Set<String>> suppressedAmong(Connection c, List<MailGroup> groups, boolean anySuppression)
-            throws SQLException {
+    private static Map<String, Set<String>> suppressedAmong(Connection c, List<MailGroup> groups, boolean anySuppression,
+                                                            ErasureKey erased) throws SQLException {
         Set<String> addresses = new LinkedHashSet<>();
         for (MailGroup group : groups) {
             for (NewMail mail : group.mails()) {
@@ -410,6 +410,6 @@ public class EnqueueStore {
                 }
             }
         }
-        return Suppressed.scopes(c, addresses, anySuppression);
+        return Suppressed.scopes(c, addresses, anySuppression, erased);
     }
 }

@@ -1,6 +1,8 @@
 package dev.mailqueue.queue.control;
 
+import jakarta.annotation.PostConstruct;
 import jakarta.inject.Inject;
+import dev.mailqueue.settings.control.Settings;
 import dev.mailqueue.server.control.QueueDatabase;
 import dev.mailqueue.schema.control.DatabaseKind;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -28,6 +30,14 @@ public class QueueTables {
 
     private volatile DatabaseKind kind;
 
+    private ErasureKey erasureKey;
+
+    /** Reads {@value ErasureKey#SETTING} when the tables are first used; a secret too short stops the application. */
+    @PostConstruct
+    void readSettings() {
+        erasureKey = Settings.fromConfig(QueueTables.class).optional(ErasureKey.SETTING).map(ErasureKey::of).orElse(null);
+    }
+
     /**
      * @param dataSource a data source of the queue's schema
      * @return the tables on it, e.g. for tests outside a container
@@ -36,6 +46,23 @@ public class QueueTables {
         QueueTables tables = new QueueTables();
         tables.dataSource = dataSource;
         return tables;
+    }
+
+    /**
+     * @param key the key erased addresses are kept under, or null for none (erasure not set up)
+     * @return these tables, with it (for tests outside a container; in one, it is read from the setting)
+     */
+    public QueueTables withErasureKey(ErasureKey key) {
+        erasureKey = key;
+        return this;
+    }
+
+    /**
+     * @return the key erased addresses are kept under on the suppression list ({@value ErasureKey#SETTING}), or null
+     *         when the setting is unset: the queue then refuses erasures, and looks up no keys
+     */
+    public ErasureKey erasureKey() {
+        return erasureKey;
     }
 
     /**

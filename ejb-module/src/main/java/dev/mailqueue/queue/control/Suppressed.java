@@ -44,12 +44,21 @@ public final class Suppressed {
     /**
      * @param addresses      addresses normalised as {@link #normalise}
      * @param anySuppression whether the suppression list holds anything: when not, no query is made
+     * @param erased         the key erased addresses are kept under ({@link ErasureKey}), or null when erasure is not
+     *                       set up: each address is looked up under its key too (half as many addresses a query)
      * @return those of them on the suppression list, each with the scopes it is suppressed in
      */
-    static Map<String, Set<String>> scopes(Connection c, Set<String> addresses, boolean anySuppression)
-            throws SQLException {
+    static Map<String, Set<String>> scopes(Connection c, Set<String> addresses, boolean anySuppression,
+                                           ErasureKey erased) throws SQLException {
         Map<String, Set<String>> suppressed = new HashMap<>();
-        List<String> all = new ArrayList<>(addresses);
+        Map<String, String> addressOf = new HashMap<>(); // what is looked up -> the address it stands for
+        for (String address : addresses) {
+            addressOf.put(address, address);
+            if (anySuppression && erased != null) {
+                addressOf.put(erased.key(address), address);
+            }
+        }
+        List<String> all = new ArrayList<>(addressOf.keySet());
         for (int from = 0; anySuppression && from < all.size(); from += Sql.IN_LIST) {
             List<String> part = all.subList(from, Math.min(all.size(), from + Sql.IN_LIST));
             try (PreparedStatement s = c.prepareStatement("SELECT ADDRESS, SCOPE FROM SUPPRESSION WHERE ADDRESS IN ("
@@ -59,7 +68,8 @@ public final class Suppressed {
                 }
                 try (ResultSet r = s.executeQuery()) {
                     while (r.next()) {
-                        suppressed.computeIfAbsent(r.getString(1), a -> new HashSet<>()).add(r.getString(2));
+                        suppressed.computeIfAbsent(addressOf.get(r.getString(1)), a -> new HashSet<>())
+                                .add(r.getString(2));
                     }
                 }
             }

@@ -37,7 +37,9 @@ public class SuppressionStore {
         /** Its owner unsubscribed from a list. */
         UNSUBSCRIBE,
         /** An operator put it on the list. */
-        MANUAL
+        MANUAL,
+        /** Its owner's data was erased ({@link ErasureStore}); the entry's address is a keyed hash ({@link ErasureKey}). */
+        ERASED
     }
 
     /**

@@ -52,6 +52,11 @@ public class MailQueueExceptionMapper implements ExceptionMapper<MailQueueExcept
                             + " serves " + timedOut.getErrors().size() + " of its criteria. Narrow it.",
                     timedOut.getErrors()).toResponse();
         }
+        if (e instanceof dev.mailqueue.api.InvalidErasureException invalid) {
+            return new Problem("urn:mailqueue:problem:invalid-erasure", "Invalid erasure", 400,
+                    "Nothing was erased: " + invalid.getErrors().size() + " field(s) at fault.",
+                    invalid.getErrors()).toResponse();
+        }
         if (e instanceof InvalidFilterException invalid) {
             return new Problem("urn:mailqueue:problem:invalid-filter", "Invalid filter", 400,
                     "Nothing was changed: " + invalid.getErrors().size() + " parameter(s) at fault.",
