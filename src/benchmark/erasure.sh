@@ -13,13 +13,14 @@
 # mails left. Output: src/benchmark/target/erasure-<time>/. KEEP=0 empties the tables at the end.
 #
 # Knobs (environment, defaults in brackets): ADDRESS [user4711@example.com], CHUNK [500000 mails a fill
-# transaction], KEEP [1].
+# transaction], KEEP [1], FILL [1; 0 keeps the history a previous run left in the tables].
 set -euo pipefail
 
 FINISHED=${1:-10000000}
 ADDRESS=${ADDRESS:-user4711@example.com}
 CHUNK=${CHUNK:-500000}
 KEEP=${KEEP:-1}
+FILL=${FILL:-1}
 HTTP_PORT=9080
 HTTPS_PORT=9443
 
@@ -42,7 +43,11 @@ bench_ready "$out" $HTTP_PORT $HTTPS_PORT 3025
 say "starting the server: mvn -P run,postgresql, with an erasure secret (log: $out/server.log)"
 start_run_server "$out/server.log" -Dliberty.var.mailqueue.erasure.secret=benchmark-erasure-secret-of-32-characters
 
-fill_history "$FINISHED" "$CHUNK" "$out/fill.log"
+if [[ $FILL == 0 ]]; then
+    say "keeping the history in the tables (FILL=0)"
+else
+    fill_history "$FINISHED" "$CHUNK" "$out/fill.log"
+fi
 
 # The mails that name the address, by splitting the address columns (not the erasure's LIKE).
 naming="FROM mailqueue.mail_message WHERE '$ADDRESS' = ANY (string_to_array(lower(coalesce(to_addresses, '')), ','))

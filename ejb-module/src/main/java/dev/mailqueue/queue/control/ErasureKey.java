@@ -29,10 +29,16 @@ public final class ErasureKey {
 
     private static final String ALGORITHM = "HmacSHA256";
 
-    private final SecretKeySpec secret;
+    /** Initialised once with the secret; each key is computed on a clone (a Mac is not thread-safe). */
+    private final Mac prototype;
 
     private ErasureKey(String secret) {
-        this.secret = new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), ALGORITHM);
+        try {
+            prototype = Mac.getInstance(ALGORITHM);
+            prototype.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), ALGORITHM));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("the JDK lacks " + ALGORITHM, e); // every Java SE has it
+        }
     }
 
     /**
@@ -67,11 +73,10 @@ public final class ErasureKey {
      */
     public String key(String address) {
         try {
-            Mac mac = Mac.getInstance(ALGORITHM);
-            mac.init(secret);
+            Mac mac = (Mac) prototype.clone();
             return PREFIX + HexFormat.of().formatHex(mac.doFinal(normalise(address).getBytes(StandardCharsets.UTF_8)));
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("the JDK lacks " + ALGORITHM, e); // every Java SE has it
+        } catch (CloneNotSupportedException e) {
+            throw new IllegalStateException(ALGORITHM + " cannot be cloned", e); // the JDK's can
         }
     }
 }

@@ -52,9 +52,9 @@ public final class Suppressed {
                                            ErasureKey erased) throws SQLException {
         Map<String, Set<String>> suppressed = new HashMap<>();
         Map<String, String> addressOf = new HashMap<>(); // what is looked up -> the address it stands for
-        for (String address : addresses) {
+        for (String address : anySuppression ? addresses : Set.<String>of()) {
             addressOf.put(address, address);
-            if (anySuppression && erased != null) {
+            if (erased != null) {
                 addressOf.put(erased.key(address), address);
             }
         }

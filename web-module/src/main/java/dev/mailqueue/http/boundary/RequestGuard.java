@@ -125,7 +125,8 @@ public class RequestGuard extends HttpFilter {
         boolean transferEncoded = request.getHeader("Transfer-Encoding") != null;
         BodyFraming framing;
         try {
-            framing = BodyFraming.of(Collections.list(request.getHeaders("Content-Length")), transferEncoded);
+            framing = BodyFraming.of(Collections.list(request.getHeaders("Content-Length")), transferEncoded,
+                    BodyFraming.framed(request.getProtocol()));
         } catch (IllegalArgumentException e) {
             refuse(response, 400, "urn:mailqueue:problem:malformed-request", "Bad Request",
                     "The request's framing is ambiguous; nothing was done.",

@@ -78,6 +78,21 @@ class HeaderRulesTest {
     }
 
     @Test
+    void overHttp2TheFramesDelimitTheBodySoARepeatedEqualLengthIsOneLength() {
+        assertThat(BodyFraming.framed("HTTP/2.0")).isTrue();
+        assertThat(BodyFraming.framed("HTTP/1.1")).isFalse();
+        assertThat(BodyFraming.of(List.of("78", "78"), false, true).declared()).hasValue(78);
+        for (List<String> lengths : List.of(List.of("78", "79"), List.of("78, 78"), List.of("78", "78", "x"))) {
+            assertThatThrownBy(() -> BodyFraming.of(lengths, false, true)).as("%s over HTTP/2", lengths)
+                    .isInstanceOf(IllegalArgumentException.class);
+        }
+        assertThatThrownBy(() -> BodyFraming.of(List.of("78", "78"), false, false)).as("over HTTP/1.1")
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> BodyFraming.of(List.of("78", "78"), true, true)).as("with Transfer-Encoding")
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void stateChangingRequestsFromOtherSitesAreRefused() {
         OriginCheck check = OriginCheck.of("https://mail.example.com, http://proxy.example:8080");
         String own = "http://localhost:9080";
