@@ -7,7 +7,7 @@ import dev.mailqueue.api.Roles;
 import dev.mailqueue.api.validation.MailAddressValidator;
 import dev.mailqueue.erasure.control.ErasureJob;
 import dev.mailqueue.erasure.control.ErasureTransactions;
-import dev.mailqueue.queue.control.ErasureStore;
+import dev.mailqueue.queue.control.ErasureReceipts;
 import dev.mailqueue.log.control.LogText;
 import jakarta.annotation.Resource;
 import jakarta.annotation.security.DeclareRoles;
@@ -36,7 +36,7 @@ import java.util.logging.Logger;
 /**
  * Erasure of people's data (GDPR art. 17; issue 51, point 4), role {@code mail-admin}: a request records a receipt,
  * suppresses the addresses at once under their keyed hash, and starts the {@code mail-erasure} batch job
- * ({@link ErasureStore} says what it removes), visible and restartable in the server's batch tools like the other
+ * ({@link dev.mailqueue.queue.control.ErasureStore} says what it removes), visible and restartable in the server's batch tools like the other
  * jobs. Needs the setting {@code mailqueue.erasure.secret} ({@link #enabled}). The operator's name and the erasure's
  * id are logged, never an address.
  */
@@ -53,7 +53,7 @@ public class Erasures {
     public static final int LIST_MAX = 100;
 
     @Inject
-    ErasureStore store;
+    ErasureReceipts receipts;
 
     @Inject
     ErasureTransactions transactions;
@@ -63,7 +63,7 @@ public class Erasures {
 
     /** @return whether erasures can be made here: {@code mailqueue.erasure.secret} is set */
     public boolean enabled() {
-        return store.enabled();
+        return receipts.enabled();
     }
 
     /**
@@ -78,8 +78,8 @@ public class Erasures {
         List<FieldError> errors = new ArrayList<>();
         if (addresses == null || addresses.isEmpty()) {
             errors.add(new FieldError("addresses", "must name at least one address"));
-        } else if (addresses.size() > ErasureStore.MAX_ADDRESSES) {
-            errors.add(new FieldError("addresses", "must name at most " + ErasureStore.MAX_ADDRESSES + " addresses"));
+        } else if (addresses.size() > ErasureView.MAX_ADDRESSES) {
+            errors.add(new FieldError("addresses", "must name at most " + ErasureView.MAX_ADDRESSES + " addresses"));
         } else {
             for (int i = 0; i < addresses.size(); i++) {
                 String problem = addresses.get(i) == null ? "must not be null"
@@ -120,24 +120,24 @@ public class Erasures {
      */
     @RolesAllowed({Roles.ADMIN, Roles.VIEWER})
     public Optional<ErasureView> find(long id) {
-        return store.receipt(id).map(Erasures::view);
+        return receipts.receipt(id).map(Erasures::view);
     }
 
     /** @return the latest {@value #LIST_MAX} erasures, newest first */
     @RolesAllowed({Roles.ADMIN, Roles.VIEWER})
     public List<ErasureView> list() {
-        return store.receipts(LIST_MAX).stream().map(Erasures::view).toList();
+        return receipts.receipts(LIST_MAX).stream().map(Erasures::view).toList();
     }
 
     private ErasureView start(long id) {
         Properties parameters = new Properties();
         parameters.setProperty(ErasureJob.ERASURE_ID, Long.toString(id));
         long execution = BatchRuntime.getJobOperator().start(ErasureJob.NAME, parameters);
-        store.started(id, execution);
+        receipts.started(id, execution);
         return find(id).orElseThrow();
     }
 
-    private static ErasureView view(ErasureStore.Receipt r) {
+    private static ErasureView view(ErasureReceipts.Receipt r) {
         LinkedHashMap<String, Long> counts = new LinkedHashMap<>();
         r.counts().forEach((name, n) -> counts.put(name.toLowerCase(Locale.ROOT), n));
         return new ErasureView(r.id(), r.requestedAt(), r.requestedBy(), r.addresses(), r.upToMailId(),

@@ -1,5 +1,6 @@
 package dev.mailqueue.erasure.control;
 
+import dev.mailqueue.queue.control.ErasureReceipts;
 import dev.mailqueue.queue.control.ErasureStore;
 import dev.mailqueue.settings.control.QueueSettings;
 import jakarta.batch.api.AbstractBatchlet;
@@ -49,6 +50,9 @@ public class ErasureFinish extends AbstractBatchlet {
     ErasureStore store;
 
     @Inject
+    ErasureReceipts receipts;
+
+    @Inject
     ErasureTransactions transactions;
 
     @Inject
@@ -76,7 +80,7 @@ public class ErasureFinish extends AbstractBatchlet {
             left = transactions.erase(id, store.existing(left));
         }
         transactions.finish(id, Instant.now());
-        Map<String, Long> counts = store.receipt(id).orElseThrow().counts();
+        Map<String, Long> counts = receipts.receipt(id).orElseThrow().counts();
         String status = counts.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
                 .collect(Collectors.joining(","));
         step.setExitStatus(status);

@@ -1,5 +1,6 @@
 package dev.mailqueue.erasure.control;
 
+import dev.mailqueue.queue.control.ErasureReceipts;
 import dev.mailqueue.queue.control.ErasureStore;
 import jakarta.batch.api.BatchProperty;
 import jakarta.batch.api.chunk.AbstractItemReader;
@@ -29,6 +30,9 @@ public class ErasureReader extends AbstractItemReader {
     @Inject
     ErasureStore store;
 
+    @Inject
+    ErasureReceipts receipts;
+
     private final Deque<Long> page = new ArrayDeque<>();
     private List<String> addresses;
     private long upTo;
@@ -38,8 +42,8 @@ public class ErasureReader extends AbstractItemReader {
     @Override
     public void open(Serializable checkpoint) {
         long id = ErasureJob.id(erasureId);
-        addresses = store.addresses(id);
-        upTo = store.receipt(id).orElseThrow(() -> new IllegalStateException("no erasure " + id)).upToMailId();
+        addresses = receipts.addresses(id);
+        upTo = receipts.receipt(id).orElseThrow(() -> new IllegalStateException("no erasure " + id)).upToMailId();
         scannedTo = checkpoint == null ? 0 : (Long) checkpoint;
         lastRead = scannedTo;
     }

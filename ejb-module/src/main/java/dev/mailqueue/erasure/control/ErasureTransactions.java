@@ -1,5 +1,6 @@
 package dev.mailqueue.erasure.control;
 
+import dev.mailqueue.queue.control.ErasureReceipts;
 import dev.mailqueue.queue.control.ErasureStore;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -21,9 +22,12 @@ public class ErasureTransactions {
     @Inject
     ErasureStore store;
 
-    /** As {@link ErasureStore#request}. */
+    @Inject
+    ErasureReceipts receipts;
+
+    /** As {@link ErasureReceipts#request}. */
     public long request(Collection<String> addresses, String actor, Instant now) {
-        return store.request(addresses, actor, now);
+        return receipts.request(addresses, actor, now);
     }
 
     /** As {@link ErasureStore#erase}. */

@@ -44,12 +44,14 @@ class ErasureStoreTest {
     static final QueueDatabase db = QueueDatabase.perTestClass();
 
     ErasureStore cut;
+    ErasureReceipts receipts;
     EnqueueStore enqueuer;
 
     @BeforeEach
     void store() {
         db.tables().withErasureKey(ErasureKey.of(SECRET));
         cut = ErasureStore.on(db.tables());
+        receipts = ErasureReceipts.on(db.tables());
         enqueuer = db.enqueueStore();
     }
 
@@ -103,10 +105,10 @@ class ErasureStoreTest {
         Lease lease = db.inTransaction(() -> db.claimStore().start("host/server#1", NOW, NOW.plusSeconds(60)));
         db.update("UPDATE MAIL_QUEUE SET CLAIMER = ? WHERE MAIL_ID = ?", lease.claimer(), beingSent);
 
-        long id = db.inTransaction(() -> cut.request(List.of(" Alice@example.com", PERSON), "admin", NOW));
-        long upTo = cut.receipt(id).orElseThrow().upToMailId();
+        long id = db.inTransaction(() -> receipts.request(List.of(" Alice@example.com", PERSON), "admin", NOW));
+        long upTo = receipts.receipt(id).orElseThrow().upToMailId();
         assertThat(upTo).isEqualTo(other);
-        assertThat(cut.addresses(id)).containsExactly(PERSON);
+        assertThat(receipts.addresses(id)).containsExactly(PERSON);
 
         List<Long> found = new ArrayList<>();
         for (long after = 0; after < upTo; ) {
@@ -133,14 +135,14 @@ class ErasureStoreTest {
             return null;
         });
 
-        ErasureStore.Receipt receipt = cut.receipt(id).orElseThrow();
+        ErasureReceipts.Receipt receipt = receipts.receipt(id).orElseThrow();
         assertThat(receipt.completedAt()).isEqualTo(NOW);
         assertThat(receipt.addresses()).isEqualTo(1);
         assertThat(receipt.counts()).containsEntry("MAILS", 4L).containsEntry("CANCELLED", 3L)
                 .containsEntry("LOG_ROWS", 2L) // the sent mail's row and the unsubscribe's event
                 .containsEntry("ATTACHMENTS", 1L).containsEntry("WEBHOOK_DELIVERIES", 2L)
                 .containsEntry("BOUNCE_REPORTS", 1L).containsEntry("SUPPRESSIONS", 1L);
-        assertThat(cut.addresses(id)).as("the addresses go once it completed").isEmpty();
+        assertThat(receipts.addresses(id)).as("the addresses go once it completed").isEmpty();
         assertThat(db.number("SELECT COUNT(*) FROM MAIL_MESSAGE WHERE ID IN (?, ?)", longer, other))
                 .as("other people's mail stays").isEqualTo(2);
 
@@ -157,7 +159,7 @@ class ErasureStoreTest {
         assertThat(enqueue(TestMails.to(mail("later, under another secret", 4, NOW), List.of(PERSON), List.of(),
                 List.of())).status()).as("another secret does not recognise it").isEqualTo(MailStatus.QUEUED);
         db.tables().withErasureKey(null);
-        assertThatThrownBy(() -> cut.request(List.of(PERSON), "admin", NOW)).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> receipts.request(List.of(PERSON), "admin", NOW)).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining(ErasureKey.SETTING);
     }
 
