@@ -20,7 +20,6 @@ FINISHED=${1:-10000000}
 ADDRESS=${ADDRESS:-user4711@example.com}
 CHUNK=${CHUNK:-500000}
 KEEP=${KEEP:-1}
-FILL=${FILL:-1}
 HTTP_PORT=9080
 HTTPS_PORT=9443
 
@@ -43,11 +42,7 @@ bench_ready "$out" $HTTP_PORT $HTTPS_PORT 3025
 say "starting the server: mvn -P run,postgresql, with an erasure secret (log: $out/server.log)"
 start_run_server "$out/server.log" -Dliberty.var.mailqueue.erasure.secret=benchmark-erasure-secret-of-32-characters
 
-if [[ $FILL == 0 ]]; then
-    say "keeping the history in the tables (FILL=0)"
-else
-    fill_history "$FINISHED" "$CHUNK" "$out/fill.log"
-fi
+fill_history "$FINISHED" "$CHUNK" "$out/fill.log"
 
 # The mails that name the address, by splitting the address columns (not the erasure's LIKE).
 naming="FROM mailqueue.mail_message WHERE '$ADDRESS' = ANY (string_to_array(lower(coalesce(to_addresses, '')), ','))

@@ -133,13 +133,19 @@ public class SuppressionStore {
     /**
      * @param address an address
      * @param list    a list name, or null for mail that belongs to no list
-     * @return the entry that forbids sending to it (scope {@value Suppressed#ALL} first), or null when none does
+     * @return the entry that forbids sending to it (scope {@value Suppressed#ALL} first, and the address's
+     *         {@link Reason#ERASED} entry under its key when erasure is set up, as the enqueue and the claim look it
+     *         up), or null when none does
      * @throws StoreException when the database fails
      */
     public Entry suppressing(String address, String list) {
         try (Connection c = tables.connect()) {
             String key = Suppressed.normalise(address);
             Entry all = find(c, key, Suppressed.ALL);
+            ErasureKey erased = tables.erasureKey();
+            if (all == null && erased != null) {
+                all = find(c, erased.key(address), Suppressed.ALL);
+            }
             return all != null || list == null ? all : find(c, key, list);
         } catch (SQLException e) {
             throw new StoreException("could not look up the suppression of " + address, e);

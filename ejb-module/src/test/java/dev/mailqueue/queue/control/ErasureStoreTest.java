@@ -151,6 +151,9 @@ class ErasureStoreTest {
         assertThat(db.text("SELECT ADDRESS FROM SUPPRESSION WHERE REASON = 'ERASED'"))
                 .isEqualTo(ErasureKey.of(SECRET).key(PERSON)).startsWith(ErasureKey.PREFIX).hasSize(71);
 
+        assertThat(suppressions.suppressing("Alice@Example.com", null)).as("the operator's check agrees with the enqueue")
+                .extracting(SuppressionStore.Entry::reason).isEqualTo(SuppressionStore.Reason.ERASED);
+        assertThat(suppressions.suppressing("mal" + PERSON, null)).isNull();
         assertThat(enqueue(TestMails.to(mail("later, to the person", 4, NOW), List.of("ALICE@example.com"), List.of(),
                 List.of())).status()).as("suppressed under its key").isEqualTo(MailStatus.SUPPRESSED);
         assertThat(enqueue(TestMails.to(mail("later, to a longer address", 4, NOW), List.of("mal" + PERSON), List.of(),
