@@ -31,7 +31,7 @@ BEGIN
         INSERT INTO MAIL_MESSAGE (ID, MESSAGE_ID, PRIORITY, CREATED_AT, FROM_ADDRESS, FROM_NAME, TO_ADDRESSES, SUBJECT,
                                   TEXT_BODY, ENQUEUED_BY, SMTP_ACCOUNT, HEADER_COUNT, ATTACHMENT_COUNT)
         SELECT first_mail + seq, CONCAT('<h', first_mail + seq, '@history.mailqueue.test>'), 4,
-               t0 - INTERVAL 90 DAY + INTERVAL (seq * span DIV finished) MICROSECOND,
+               t0 - INTERVAL 90 DAY + INTERVAL (seq * (span DIV finished)) MICROSECOND,
                'news@mailqueue.test', 'History',
                CONCAT('user', seq % 1000000, '@example.com,user', (seq * 7) % 1000000, '@example.org'),
                CONCAT('history mail ', seq), body, 'sender', 'mailqueue', 0, 0
@@ -54,7 +54,7 @@ BEGIN
                CASE WHEN r <= 91 OR r = 96 THEN 'SENT' WHEN r <= 95 THEN 'DEFERRED' WHEN r = 97 THEN 'CANCELLED'
                     WHEN r = 98 THEN 'EXPIRED' ELSE 'SUPPRESSED' END,
                CASE WHEN r BETWEEN 92 AND 95 THEN c + INTERVAL 10 MINUTE END, 0
-        FROM (SELECT seq AS i, seq % 100 AS r, t0 - INTERVAL 90 DAY + INTERVAL (seq * span DIV finished) MICROSECOND AS c
+        FROM (SELECT seq AS i, seq % 100 AS r, t0 - INTERVAL 90 DAY + INTERVAL (seq * (span DIV finished)) MICROSECOND AS c
               FROM seq_1_to_1000000000 WHERE seq BETWEEN lo AND hi) g;
         INSERT INTO MAIL_ATTEMPT (ID, MAIL_ID, STARTED_AT, FINISHED_AT, SERVER_INSTANCE, LEASE_OWNER, OUTCOME,
                                   SMTP_REPLY_CODE, SMTP_REPLY_TEXT, ERROR, ENHANCED_STATUS, SMTP_ACCOUNT, MAIL_STATUS,
@@ -67,7 +67,7 @@ BEGIN
                CASE WHEN r = 96 THEN 'BOUNCED' ELSE 'FAILED' END,
                CASE WHEN r = 96 THEN CONCAT('user', i % 1000000, '@example.com') END,
                CASE WHEN r = 96 THEN 1 ELSE 2 END
-        FROM (SELECT seq AS i, seq % 100 AS r, t0 - INTERVAL 90 DAY + INTERVAL (seq * span DIV finished) MICROSECOND AS c
+        FROM (SELECT seq AS i, seq % 100 AS r, t0 - INTERVAL 90 DAY + INTERVAL (seq * (span DIV finished)) MICROSECOND AS c
               FROM seq_1_to_1000000000 WHERE seq BETWEEN lo AND hi) g
         WHERE r BETWEEN 92 AND 96;
         INSERT INTO MAIL_RECIPIENT (MAIL_ID, ADDRESS, STATUS, REPLY_CODE, ENHANCED_STATUS, REPLY_TEXT, UPDATED_AT,
@@ -76,7 +76,7 @@ BEGIN
                                       ELSE CONCAT('user', (g.i * 7) % 1000000, '@example.org') END,
                CASE WHEN g.r = 96 THEN 'BOUNCED' ELSE 'REFUSED' END, 550, '5.1.1',
                '550 5.1.1 no such user', g.c + INTERVAL 601 SECOND, first_log + 2 * g.i + 1
-        FROM (SELECT seq AS i, seq % 100 AS r, t0 - INTERVAL 90 DAY + INTERVAL (seq * span DIV finished) MICROSECOND AS c
+        FROM (SELECT seq AS i, seq % 100 AS r, t0 - INTERVAL 90 DAY + INTERVAL (seq * (span DIV finished)) MICROSECOND AS c
               FROM seq_1_to_1000000000 WHERE seq BETWEEN lo AND hi) g
         JOIN (SELECT 1 AS n UNION ALL SELECT 2) k
         WHERE g.r BETWEEN 92 AND 95 OR (g.r = 96 AND k.n = 1);
