@@ -72,7 +72,7 @@ class UnsubscribeIT extends QueueServerIT {
         Map<String, Object> stats = QueueApi.jsonObject(QueueApi.getAs(TestUser.ADMIN, QueueApi.BASE, "/api/admin/statistics").body());
         @SuppressWarnings("unchecked")
         Map<String, Object> byReason = (Map<String, Object>) stats.get("suppressionsByReason");
-        assertThat(byReason).containsOnlyKeys("HARD_BOUNCE", "SOFT_BOUNCE", "COMPLAINT", "UNSUBSCRIBE", "MANUAL");
+        assertThat(byReason).containsOnlyKeys("HARD_BOUNCE", "SOFT_BOUNCE", "COMPLAINT", "UNSUBSCRIBE", "MANUAL", "ERASED");
         assertThat(((Number) byReason.get("UNSUBSCRIBE")).longValue()).as("the statistics count it").isGreaterThanOrEqualTo(1);
 
         EnqueueReceipt nextIssue = QueueApi.enqueue(new MailRequest().from("news@sender.example").to(READER)
